@@ -1,0 +1,94 @@
+import { z } from 'zod';
+
+/** Where a suite's tools come from. Bundled servers run in-process; others are spawned or dialled. */
+export const ServerSpecSchema = z.union([
+  z.object({ builtin: z.string().min(1).describe('Name of a bundled mock MCP server (excel, economist, coder, …)') }).strict(),
+  z
+    .object({
+      command: z.array(z.string()).min(1).describe('Executable and arguments of a stdio MCP server'),
+      env: z.record(z.string(), z.string()).optional(),
+      cwd: z.string().optional(),
+      isolate: z.boolean().optional().describe('Start a fresh server process for every case'),
+    })
+    .strict(),
+  z
+    .object({
+      url: z.string().url().describe('Streamable HTTP endpoint, e.g. http://127.0.0.1:8123/mcp'),
+      headers: z.record(z.string(), z.string()).optional(),
+    })
+    .strict(),
+]);
+export type ServerSpec = z.infer<typeof ServerSpecSchema>;
+
+export const InlineToolSchema = z
+  .object({
+    name: z.string().min(1),
+    description: z.string().optional(),
+    inputSchema: z.record(z.string(), z.unknown()),
+  })
+  .strict();
+
+export const ToolFilterSchema = z
+  .object({
+    include: z.array(z.string()).optional().describe('Glob patterns of tool names (or server/tool) to keep'),
+    exclude: z.array(z.string()).optional().describe('Glob patterns of tool names (or server/tool) to drop'),
+  })
+  .strict();
+export type ToolFilter = z.infer<typeof ToolFilterSchema>;
+
+/**
+ * One expected call. `args` follows BFCL's rules: each parameter maps to a list of allowed values;
+ * a list containing "" means the parameter may be omitted; a parameter not listed must not be sent
+ * unless the schema makes it optional and `strictArgs` is false.
+ */
+export const ExpectedCallSchema = z
+  .object({
+    tool: z.string().min(1),
+    args: z.record(z.string(), z.array(z.unknown())).optional(),
+  })
+  .strict();
+export type ExpectedCall = z.infer<typeof ExpectedCallSchema>;
+
+export const ExpectSchema = z
+  .object({
+    calls: z.array(ExpectedCallSchema).optional(),
+    /** `parallel`: calls may come in any order (one or more turns); `sequence`: in this order across turns. */
+    order: z.enum(['parallel', 'sequence']).optional(),
+    no_call: z.boolean().optional(),
+    answer_mentions: z.array(z.string()).optional(),
+  })
+  .strict()
+  .refine((e) => e.no_call || (e.calls && e.calls.length > 0), {
+    message: 'expect needs `calls: [...]` or `no_call: true`',
+  });
+export type Expect = z.infer<typeof ExpectSchema>;
+
+export const CaseSchema = z
+  .object({
+    id: z.string().min(1).regex(/^[\w.:-]+$/, 'use letters, digits, _ . : -'),
+    prompt: z.string().min(1, 'prompt must not be empty'),
+    system: z.string().optional().describe('Extra system instructions prepended to the rendered tool section'),
+    tags: z.array(z.string()).optional(),
+    tools: ToolFilterSchema.optional(),
+    expect: ExpectSchema,
+    /** Canned results for inline tools (no server): tool name → result text or JSON. */
+    results: z.record(z.string(), z.unknown()).optional(),
+    maxTurns: z.number().int().min(1).max(50).optional(),
+  })
+  .strict();
+export type SuiteCase = z.infer<typeof CaseSchema>;
+
+export const SuiteSchema = z
+  .object({
+    name: z.string().min(1),
+    description: z.string().optional(),
+    servers: z.record(z.string(), ServerSpecSchema).optional(),
+    tools: z.array(InlineToolSchema).optional(),
+    toolFilter: ToolFilterSchema.optional(),
+    cases: z.array(CaseSchema).min(1, 'a suite needs at least one case'),
+  })
+  .strict()
+  .refine((s) => (s.servers && Object.keys(s.servers).length > 0) || (s.tools && s.tools.length > 0), {
+    message: 'a suite needs `servers:` or inline `tools:`',
+  });
+export type Suite = z.infer<typeof SuiteSchema>;

@@ -1,0 +1,30 @@
+import type { Protocol } from './model.js';
+import type { SuiteCase } from './suite.js';
+import type { ToolDef } from './tool.js';
+import type { Transcript } from './transcript.js';
+
+export interface Grade {
+  grader: string;
+  pass: boolean;
+  /** 0..1; equals 1/0 for binary graders. */
+  score: number;
+  /** Human-readable: why it passed or failed, naming the call/parameter involved. */
+  reason: string;
+  data?: Record<string, unknown>;
+}
+
+export interface GradeInput {
+  case: SuiteCase;
+  transcript: Transcript;
+  /** The protocol the request asked for. */
+  protocol: Protocol;
+  /** The tools the model was shown (after filtering), to validate arguments against their schemas. */
+  tools: ToolDef[];
+}
+
+/** A pure function of the transcript and the case. Returns null when it does not apply to the case. */
+export interface Grader {
+  name: string;
+  description: string;
+  grade(input: GradeInput): Grade | null;
+}

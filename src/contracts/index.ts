@@ -1,0 +1,10 @@
+export type * from './grade.js';
+export type * from './json-schema.js';
+export type * from './mock-server.js';
+export type * from './model.js';
+export type * from './parse.js';
+export type * from './provider.js';
+export type * from './renderer.js';
+export type * from './suite.js';
+export type * from './tool.js';
+export type * from './transcript.js';

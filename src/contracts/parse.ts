@@ -1,0 +1,43 @@
+/** How a call was found in a reply. `native` = the API's tool-call field; the rest are text shapes. */
+export type CallVia = 'native' | 'xml-tags' | 'json' | 'fenced' | 'inline-code' | 'bare-json' | 'python-call';
+
+export interface ParsedCall {
+  name: string;
+  /** Parsed arguments (an object for well-formed calls). */
+  args: unknown;
+  /** The argument text as the model wrote it. */
+  rawArgs: string;
+  via: CallVia;
+  /** For `fenced`/`inline-code`: the fence's info string (`tool_call`, `json`, `xml`, `python`, `` for a bare fence). */
+  fence?: string;
+  /** The shape inside the fence (e.g. a `<tool_call>` inside ```` ```xml ````). */
+  inner?: Exclude<CallVia, 'fenced' | 'inline-code' | 'native'>;
+  /** Arguments only parsed after jsonrepair. */
+  repaired: boolean;
+  /** The call's closing tag/bracket was missing or cut short. */
+  truncated?: boolean;
+  /** Native call id, or the `id` field a text call carried. */
+  id?: string;
+  span?: [number, number];
+}
+
+export interface Diagnostic {
+  code:
+    | 'call-in-think'
+    | 'quoted-example'
+    | 'multiple-calls'
+    | 'wrong-shape'
+    | 'unparseable-arguments'
+    | 'repaired'
+    | 'truncated'
+    | 'double-encoded'
+    | 'other';
+  message: string;
+  span?: [number, number];
+}
+
+export interface ParseResult {
+  /** Every call found, in reply order, whatever its shape. */
+  calls: ParsedCall[];
+  diagnostics: Diagnostic[];
+}

@@ -1,0 +1,22 @@
+import type { ModelRequest, ModelResponse, ProviderKind } from './model.js';
+
+export interface Provider {
+  /** As written in the config, e.g. `openai:gpt-4o-mini`, `sim:guesser`. */
+  id: string;
+  kind: ProviderKind;
+  simulated: boolean;
+  generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse>;
+  close?(): Promise<void>;
+}
+
+export interface ProviderContext {
+  /** Environment to read keys from (defaults to process.env). */
+  env: Record<string, string | undefined>;
+}
+
+/** Creates providers for one id prefix (`openai`, `sim`, …). `model` is the part after the first colon. */
+export interface ProviderFactory {
+  prefix: string;
+  description: string;
+  create(model: string, options: Record<string, unknown>, ctx: ProviderContext): Provider;
+}

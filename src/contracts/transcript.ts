@@ -1,0 +1,36 @@
+import type { ModelRequest, ModelResponse } from './model.js';
+import type { ParseResult } from './parse.js';
+
+/** One tool call the agent loop executed against an MCP server (or an inline tool's canned result). */
+export interface ToolExecution {
+  callId: string;
+  /** The name the model used. */
+  name: string;
+  /** Where it went. */
+  server: string;
+  tool: string;
+  args: unknown;
+  /** Text fed back to the model. */
+  result: string;
+  /** The tool reported an error (`isError`), or the tool is unknown: model-visible data, not a harness error. */
+  isError: boolean;
+  durationMs: number;
+}
+
+export interface Turn {
+  index: number;
+  /** The request as sent (oracle removed). */
+  request: Omit<ModelRequest, 'oracle'>;
+  response: ModelResponse;
+  parse: ParseResult;
+  executed: ToolExecution[];
+}
+
+export type StopReason = 'answered' | 'max-turns' | 'error' | 'timeout' | 'aborted';
+
+export interface Transcript {
+  turns: Turn[];
+  /** Text of the last assistant reply. */
+  finalText: string;
+  stopReason: StopReason;
+}

@@ -1,0 +1,54 @@
+/** Typed error codes. Infrastructure faults throw these; model mistakes never do. */
+export type ErrorCode =
+  | 'CONFIG_INVALID'
+  | 'CONFIG_NOT_FOUND'
+  | 'SUITE_INVALID'
+  | 'UNKNOWN_RENDERER'
+  | 'UNKNOWN_PROVIDER'
+  | 'UNKNOWN_GRADER'
+  | 'UNKNOWN_SERVER'
+  | 'SERVER_START'
+  | 'SERVER_CRASH'
+  | 'SERVER_TIMEOUT'
+  | 'PROVIDER_AUTH'
+  | 'PROVIDER_HTTP'
+  | 'PROVIDER_TIMEOUT'
+  | 'PROVIDER_NETWORK'
+  | 'PROVIDER_RATE_LIMIT'
+  | 'PROVIDER_BAD_RESPONSE'
+  | 'CASE_TIMEOUT'
+  | 'ABORTED'
+  | 'USAGE'
+  | 'INTERNAL';
+
+export class ToolgaugeError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: Record<string, unknown>;
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ToolgaugeError';
+    this.code = code;
+    if (details) this.details = details;
+  }
+}
+
+/** Errors that make the run unusable as configured (exit code 2). */
+export const USAGE_CODES: ReadonlySet<ErrorCode> = new Set([
+  'CONFIG_INVALID',
+  'CONFIG_NOT_FOUND',
+  'SUITE_INVALID',
+  'UNKNOWN_RENDERER',
+  'UNKNOWN_PROVIDER',
+  'UNKNOWN_GRADER',
+  'UNKNOWN_SERVER',
+  'SERVER_START',
+  'USAGE',
+]);
+
+export function isToolgaugeError(e: unknown): e is ToolgaugeError {
+  return e instanceof ToolgaugeError;
+}
+
+export function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
