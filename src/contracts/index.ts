@@ -8,3 +8,4 @@ export type * from './renderer.js';
 export type * from './suite.js';
 export type * from './tool.js';
 export type * from './transcript.js';
+export type * from './run-log.js';

@@ -1,8 +1,10 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 
 /** A bundled mock MCP server. `create()` returns a fresh server with fresh state (one per eval case). */
 export interface BuiltinServer {
   name: string;
   description: string;
-  create(): McpServer;
+  /** Number of tools it publishes (documentation and tests). */
+  toolCount: number;
+  create(): Server;
 }

@@ -35,6 +35,8 @@ export interface Oracle {
   calls: ExpectedCall[];
   noCall: boolean;
   answerMentions: string[];
+  /** The case's `expect.order`: `sequence` = one call per turn in this order; absent = `parallel`. */
+  order?: 'parallel' | 'sequence';
 }
 
 export interface CacheHints {

@@ -1,0 +1,58 @@
+import type { ModelRequest, Provider, ProviderFactory } from '../../src/contracts/index.js';
+import { ToolgaugeError } from '../../src/errors.js';
+import { fenceWrapper } from './fence-wrapper.js';
+import { guesser } from './guesser.js';
+import { noisy } from './noisy.js';
+import { oracle } from './oracle.js';
+import { toResponse } from './reply-writer.js';
+import { stopper } from './stopper.js';
+import type { Persona } from './types.js';
+
+export type { Persona, SimCall, SimReply } from './types.js';
+
+/** The simulated personas, by the name used after `sim:`. */
+export const personas = {
+  oracle,
+  guesser,
+  'fence-wrapper': fenceWrapper,
+  stopper,
+  noisy,
+} satisfies Record<string, Persona>;
+
+export type PersonaName = keyof typeof personas;
+
+function isPersonaName(name: string): name is PersonaName {
+  return Object.hasOwn(personas, name);
+}
+
+/**
+ * `sim:<persona>`: deterministic offline providers. Option `honorStop: true` cuts replies at the request's
+ * stop sequences the way real APIs do (off by default, so simulated replies keep their closing tags).
+ */
+export const simFactory: ProviderFactory = {
+  prefix: 'sim',
+  description: `Simulated personas, no keys and no network: ${Object.keys(personas).join(', ')}`,
+  create(model, options) {
+    if (!isPersonaName(model)) {
+      throw new ToolgaugeError(
+        'UNKNOWN_PROVIDER',
+        `unknown simulated persona "sim:${model}"; valid: ${Object.keys(personas)
+          .map((p) => `sim:${p}`)
+          .join(', ')}`,
+        { persona: model, valid: Object.keys(personas) },
+      );
+    }
+    const persona = personas[model];
+    const honorStop = options.honorStop === true;
+    const provider: Provider = {
+      id: `sim:${model}`,
+      kind: 'sim',
+      simulated: true,
+      async generate(request: ModelRequest, signal?: AbortSignal) {
+        if (signal?.aborted) throw new ToolgaugeError('ABORTED', `sim:${model} request aborted`);
+        return toResponse(request, persona.reply(request), { honorStop });
+      },
+    };
+    return provider;
+  },
+};

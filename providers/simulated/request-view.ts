@@ -1,0 +1,88 @@
+import type { ModelRequest, Protocol, RenderedTool } from '../../src/contracts/index.js';
+import { allResults, type FedResult, isAfterResults, latestResults } from './result-reader.js';
+
+/**
+ * What a rendered request actually reveals to a model. Personas decide only from this (never from the
+ * renderer's name): which tools and parameter names are visible, whether fences are forbidden, where the
+ * conversation stands.
+ */
+export interface RequestView {
+  request: ModelRequest;
+  protocol: Protocol;
+  /** The first user message (the task). */
+  prompt: string;
+  /** The task is written in Chinese: personas answer in Chinese. */
+  chinese: boolean;
+  forbidsFences: boolean;
+  afterResults: boolean;
+  /** Results of the latest batch (empty before any call). */
+  latest: FedResult[];
+  /** Every result fed back so far. */
+  results: FedResult[];
+  /** The name to call `tool` by, or null when the request does not reveal the tool. */
+  callName(tool: string): string | null;
+  /** Whether the request reveals the parameter name `param` of `tool`. */
+  paramRevealed(tool: string, param: string): boolean;
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** `word` appears in `text` as a whole identifier (not inside a longer identifier). */
+export function mentions(text: string, word: string): boolean {
+  if (!word) return false;
+  return new RegExp(`(?<![A-Za-z0-9_])${escapeRegex(word)}(?![A-Za-z0-9_])`).test(text);
+}
+
+const FENCE_WORDS = /code ?blocks?|code ?fences?|fenced|markdown|```|代码块/i;
+const NEGATIONS = /\b(never|not|no|don't|do not|without|avoid|must not)\b|不要|禁止|不得|切勿|勿/i;
+
+/** A sentence of the system prompt both names code fences/markdown and negates them. */
+export function forbidsFences(system: string): boolean {
+  return system
+    .split(/[\n!?。！？；;]|\.(?=\s|$)/)
+    .some((sentence) => FENCE_WORDS.test(sentence) && NEGATIONS.test(sentence));
+}
+
+/** The request's rendered tool for a catalog tool: by `target.tool`, else by exact or mangled name. */
+export function findRendered(tools: RenderedTool[] | undefined, tool: string): RenderedTool | undefined {
+  if (!tools) return undefined;
+  return (
+    tools.find((t) => t.target.tool === tool) ??
+    tools.find((t) => t.name === tool) ??
+    tools.find((t) => t.name.endsWith(`__${tool}`) || t.name.endsWith(`--${tool}`))
+  );
+}
+
+function schemaParams(rendered: RenderedTool | undefined): string[] {
+  const props = rendered?.parameters.properties;
+  return props && typeof props === 'object' ? Object.keys(props) : [];
+}
+
+export function viewOf(request: ModelRequest): RequestView {
+  const firstUser = request.messages.find((m) => m.role === 'user');
+  const prompt = firstUser?.content ?? '';
+  const system = request.system;
+  return {
+    request,
+    protocol: request.protocol,
+    prompt,
+    chinese: /[\u4e00-\u9fff]/.test(prompt),
+    forbidsFences: forbidsFences(system),
+    afterResults: isAfterResults(request.messages),
+    latest: latestResults(request.messages),
+    results: allResults(request.messages),
+    callName(tool) {
+      const rendered = findRendered(request.tools, tool);
+      if (rendered) return rendered.name;
+      // A native call must name a function the API was given; text protocols only need the name in the prompt.
+      if (request.protocol === 'native') return null;
+      return mentions(system, tool) ? tool : null;
+    },
+    paramRevealed(tool, param) {
+      if (schemaParams(findRendered(request.tools, tool)).includes(param)) return true;
+      return mentions(system, param);
+    },
+  };
+}

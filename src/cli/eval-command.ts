@@ -1,0 +1,127 @@
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
+import { displayPath } from '../config/load-yaml.js';
+import { resolveGraders, resolveProviders, resolveStrategies } from '../config/resolve.js';
+import type { CaseRecord, RunHeader } from '../contracts/run-log.js';
+import { RUN_LOG_FORMAT } from '../contracts/run-log.js';
+import { ToolgaugeError } from '../errors.js';
+import { applyGate } from '../gate/gate.js';
+import { readRunLog } from '../report/read-run-log.js';
+import { renderSummary } from '../report/summary.js';
+import { planSize } from '../runner/plan.js';
+import { runEval } from '../runner/run-eval.js';
+import { toolgaugeVersion } from '../util/package-root.js';
+import { Progress } from './progress.js';
+import { gitCommit, newRunId } from './run-meta.js';
+
+export interface EvalFlags extends ConfigOverrides {
+  config?: string;
+  filter?: string;
+  resume?: string;
+  quiet?: boolean;
+}
+
+/** Exit code of a run interrupted by the user (128 + SIGINT), as shells report it. */
+export const EXIT_INTERRUPTED = 130;
+
+export async function evalCommand(flags: EvalFlags): Promise<number> {
+  const resumed = flags.resume ? await readResume(flags.resume) : undefined;
+  const loaded: LoadedConfig = resumed
+    ? { ...loadConfig(resumed.header.configFile, {}), config: resumed.header.config as LoadedConfig['config'] }
+    : loadConfig(flags.config, flags);
+  if (resumed && flags.concurrency) loaded.config.concurrency = flags.concurrency;
+  const { config } = loaded;
+  const suites = loadSuites(loaded, flags.filter);
+  const strategies = await resolveStrategies(config.renderers, loaded.dir, (i) => `${loaded.origin.renderers}[${i}]`);
+  const providers = await resolveProviders(config.providers, loaded.dir, (i) => `${loaded.origin.providers}[${i}]`);
+  const graders = await resolveGraders(config.graders, loaded.dir, (i) => `${loaded.origin.graders}[${i}]`);
+
+  const runId = resumed?.header.runId ?? newRunId();
+  const runDir = resumed ? resolve(flags.resume!) : resolve(loaded.dir, config.out, runId);
+  mkdirSync(runDir, { recursive: true });
+  const total = planSize(suites, strategies.length, providers.length, config.repeats);
+  const header: RunHeader = {
+    type: 'header',
+    format: RUN_LOG_FORMAT,
+    runId,
+    toolgaugeVersion: toolgaugeVersion(),
+    startedAt: resumed?.header.startedAt ?? new Date().toISOString(),
+    gitCommit: gitCommit(loaded.dir),
+    configFile: loaded.file,
+    config: config as unknown as Record<string, unknown>,
+    strategies: strategies.map((s) => ({ label: s.label, name: s.name, options: s.options })),
+    providers: providers.map((p) => ({ label: p.label, id: p.id, simulated: p.provider.simulated })),
+    suites: suites.map((s) => ({ name: s.suite.name, file: displayPath(s.file), cases: s.suite.cases.length })),
+    plannedCases: total,
+    ...(resumed ? { resumedFrom: runDir } : {}),
+  };
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(EXIT_INTERRUPTED);
+    process.stderr.write('\ninterrupted: stopping after the cases in flight (Ctrl-C again to quit at once)\n');
+    controller.abort(new ToolgaugeError('ABORTED', 'interrupted by the user'));
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+
+  const progress = new Progress(total, process.stderr, flags.quiet);
+  process.stderr.write(
+    `toolgauge: ${total} cases (${suites.length} suite(s) × ${strategies.length} renderer(s) × ${providers.length} provider(s) × ${config.repeats} repeat(s)) → ${displayPath(runDir)}\n`,
+  );
+  let outcome: Awaited<ReturnType<typeof runEval>>;
+  try {
+    outcome = await runEval({
+      header,
+      runDir,
+      suites,
+      strategies,
+      providers,
+      repeats: config.repeats,
+      concurrency: config.concurrency,
+      settings: {
+        seed: config.seed,
+        maxTurns: config.maxTurns,
+        turnMs: config.timeouts.turnMs,
+        caseMs: config.timeouts.caseMs,
+        toolMs: config.timeouts.toolMs,
+        graders,
+      },
+      ...(resumed ? { resume: { records: resumed.records } } : {}),
+      signal: controller.signal,
+      onCase: (record, done) => progress.update(record, done),
+    });
+  } finally {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+  }
+  const summary = renderSummary(outcome.aggregate, { runDir: displayPath(runDir), interrupted: outcome.interrupted });
+  writeFileSync(join(runDir, 'summary.md'), summary);
+  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, summary);
+  process.stdout.write(`\n${summary}`);
+  if (outcome.interrupted) {
+    process.stderr.write(
+      `Run interrupted: ${outcome.aggregate.total} finished cases are saved in ${displayPath(outcome.runLog)}.\nResume with: toolgauge eval --resume ${displayPath(runDir)}\n`,
+    );
+    return EXIT_INTERRUPTED;
+  }
+  const verdict = applyGate(outcome.aggregate, config.gate);
+  for (const line of verdict.lines) process.stderr.write(`${line}\n`);
+  return verdict.exitCode;
+}
+
+async function readResume(dir: string): Promise<{ header: RunHeader; records: CaseRecord[] }> {
+  const file = join(resolve(dir), 'run.jsonl');
+  if (!existsSync(file)) throw new ToolgaugeError('USAGE', `--resume ${dir}: no run.jsonl there (pass a reports/<run-id> folder)`);
+  let header: RunHeader | undefined;
+  const records: CaseRecord[] = [];
+  for await (const r of readRunLog(file)) {
+    if (r.type === 'header') header ??= r;
+    else if (r.type === 'case' && !r.error) records.push(r);
+  }
+  if (!header) throw new ToolgaugeError('USAGE', `--resume ${dir}: run.jsonl has no header record`);
+  return { header, records };
+}

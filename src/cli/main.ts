@@ -1,0 +1,144 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { isToolgaugeError, USAGE_CODES } from '../errors.js';
+import { toolgaugeVersion } from '../util/package-root.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+const int = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number`);
+  return n;
+};
+
+let verbose = false;
+
+async function run(action: () => Promise<number>): Promise<void> {
+  try {
+    process.exitCode = await action();
+  } catch (e) {
+    if (isToolgaugeError(e)) {
+      process.stderr.write(`toolgauge: ${e.message}\n`);
+      if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
+      process.exitCode = USAGE_CODES.has(e.code) ? 2 : 3;
+      return;
+    }
+    process.stderr.write(`toolgauge: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (verbose && e instanceof Error) process.stderr.write(`${e.stack}\n`);
+    else process.stderr.write('(run again with --verbose for the stack trace)\n');
+    process.exitCode = 3;
+  }
+}
+
+const program = new Command()
+  .name('toolgauge')
+  .description('Measure how the way an agent presents its tools to an LLM changes whether it calls them correctly.')
+  .version(toolgaugeVersion())
+  .option('--verbose', 'print stack traces of errors')
+  .hook('preAction', (cmd) => {
+    verbose = Boolean(cmd.opts().verbose);
+  })
+  .showHelpAfterError('(run with --help for usage)');
+
+program
+  .command('eval')
+  .description('Run suites × renderers × providers × repeats, grade every case, write reports/<run-id>/, apply the gate')
+  .option('-c, --config <file>', 'config file', 'toolgauge.config.yaml')
+  .option('-s, --suite <suite>', 'suite file or bundled suite name (repeatable; replaces the config list)', collect)
+  .option('-r, --renderer <name>', 'renderer strategy (repeatable)', collect)
+  .option('-p, --provider <id>', 'provider id, e.g. sim:oracle, openai:gpt-4o-mini (repeatable)', collect)
+  .option('-g, --grader <name>', 'grader (repeatable; default: all)', collect)
+  .option('--repeat <k>', 'repeats per case', int('--repeat'))
+  .option('--concurrency <n>', 'cases in flight at once', int('--concurrency'))
+  .option('--max-turns <n>', 'agent-loop turns per case', int('--max-turns'))
+  .option('--filter <glob>', 'only case ids matching this glob (or suite/case)')
+  .option('--out <dir>', 'reports folder')
+  .option('--seed <n>', 'seed for simulated providers', int('--seed'))
+  .option('--resume <run-dir>', 'continue an interrupted run, skipping its finished cases')
+  .option('-q, --quiet', 'no progress output')
+  .action((opts) =>
+    run(async () => {
+      const { evalCommand } = await import('./eval-command.js');
+      return evalCommand({
+        config: opts.config,
+        suites: opts.suite,
+        renderers: opts.renderer,
+        providers: opts.provider,
+        graders: opts.grader,
+        repeat: opts.repeat,
+        concurrency: opts.concurrency,
+        maxTurns: opts.maxTurns,
+        filter: opts.filter,
+        out: opts.out,
+        seed: opts.seed,
+        resume: opts.resume,
+        quiet: opts.quiet,
+      });
+    }),
+  );
+
+program
+  .command('render')
+  .description('Print exactly what the model would receive for one case (system prompt, messages, tools JSON)')
+  .requiredOption('-s, --suite <suite>', 'suite file or bundled suite name')
+  .requiredOption('--case <id>', 'case id')
+  .requiredOption('-r, --renderer <name>', 'renderer')
+  .option('-p, --provider <id>', 'provider (shapes native tool names)', 'sim:oracle')
+  .option('--options <json>', 'renderer options as JSON, e.g. \'{"noFences":true}\'')
+  .option('--json', 'print the request as JSON')
+  .action((opts) =>
+    run(async () => {
+      const { renderCommand } = await import('./render-command.js');
+      return renderCommand(opts);
+    }),
+  );
+
+program
+  .command('schema')
+  .description("Print the config file's JSON Schema (for editor completion)")
+  .action(() =>
+    run(async () => {
+      const { configJsonSchema } = await import('../config/json-schema.js');
+      process.stdout.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+      return 0;
+    }),
+  );
+
+const schemas = program.command('schemas').description('The committed schema cache of each suite (tools/list snapshots)');
+for (const action of ['refresh', 'diff'] as const) {
+  schemas
+    .command(action)
+    .description(action === 'refresh' ? 'Write schemas/<suite>.json from the live servers' : 'Exit 1 when live servers drifted from the cache')
+    .option('-c, --config <file>', 'config file', 'toolgauge.config.yaml')
+    .option('-s, --suite <suite>', 'only this suite (repeatable)', collect)
+    .action((opts) =>
+      run(async () => {
+        const { schemasCommand } = await import('./schemas-command.js');
+        return schemasCommand(action, opts);
+      }),
+    );
+}
+
+const serve = program.command('serve').description('Run a bundled mock server');
+serve
+  .command('mcp <name>')
+  .description('Serve a bundled mock MCP server over stdio (default) or Streamable HTTP on 127.0.0.1')
+  .option('--http <port>', 'serve over HTTP on this port (0 = any free port)', int('--http'))
+  .action((name: string, opts: { http?: number }) =>
+    run(async () => {
+      const { serveMcpCommand } = await import('./serve-command.js');
+      return serveMcpCommand(name, opts.http);
+    }),
+  );
+serve
+  .command('llm')
+  .description('Serve the LLM wire-protocol mock (OpenAI, Anthropic, Ollama) on 127.0.0.1')
+  .option('--port <port>', 'port (0 = any free port)', int('--port'), 0)
+  .addOption(new Option('--persona <name>', 'simulated persona that answers').default('oracle'))
+  .action((opts: { port: number; persona: string }) =>
+    run(async () => {
+      const { serveLlmCommand } = await import('./serve-command.js');
+      return serveLlmCommand(opts.port, opts.persona);
+    }),
+  );
+
+await program.parseAsync(process.argv);

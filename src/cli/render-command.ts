@@ -1,0 +1,74 @@
+import { dirname } from 'node:path';
+import { ServerPool } from '../catalog/server-pool.js';
+import { filterTools } from '../catalog/tool-filter.js';
+import { resolveSuitePath } from '../config/load-config.js';
+import { loadSuite } from '../config/load-suite.js';
+import { resolveProviders, resolveStrategies } from '../config/resolve.js';
+import { readSchemaCache } from '../catalog/schema-cache.js';
+import type { RenderedRequest } from '../contracts/renderer.js';
+import { ToolgaugeError } from '../errors.js';
+import { hashOf } from '../util/canonical-json.js';
+import { requestTokens } from '../util/tokens.js';
+
+export interface RenderFlags {
+  suite: string;
+  case: string;
+  renderer: string;
+  provider?: string;
+  options?: string;
+  json?: boolean;
+}
+
+/** Prints exactly what the model would receive for one case: system prompt, messages and tools JSON. */
+export async function renderCommand(flags: RenderFlags): Promise<number> {
+  const baseDir = process.cwd();
+  const loaded = loadSuite(resolveSuitePath(flags.suite, baseDir));
+  const testCase = loaded.suite.cases.find((c) => c.id === flags.case);
+  if (!testCase) {
+    const ids = loaded.suite.cases.map((c) => c.id);
+    throw new ToolgaugeError(
+      'USAGE',
+      `--case ${flags.case}: no such case in ${flags.suite}; valid: ${ids.slice(0, 12).join(', ')}${ids.length > 12 ? `, … (${ids.length})` : ''}`,
+    );
+  }
+  let options: Record<string, unknown> = {};
+  if (flags.options) {
+    try {
+      options = JSON.parse(flags.options) as Record<string, unknown>;
+    } catch {
+      throw new ToolgaugeError('USAGE', `--options must be a JSON object, e.g. '{"noFences":true}'`);
+    }
+  }
+  const [strategy] = await resolveStrategies([{ name: flags.renderer, options }], baseDir, () => '--renderer');
+  const [provider] = await resolveProviders([flags.provider ?? 'sim:oracle'], baseDir, () => '--provider');
+  const pool = new ServerPool();
+  let rendered: RenderedRequest;
+  try {
+    const session = await pool.openCase(loaded, testCase);
+    const base = strategy!.renderer.usesCache ? readSchemaCache(dirname(loaded.file), loaded.suite.name) : session.catalog;
+    const tools = filterTools(base.tools, loaded.suite.toolFilter, testCase.tools);
+    rendered = strategy!.renderer.render({
+      catalog: { ...base, tools, hash: hashOf(tools) },
+      case: testCase,
+      options,
+      provider: { id: provider!.id, kind: provider!.provider.kind },
+    });
+    await session.release();
+  } finally {
+    await pool.closeAll();
+  }
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(rendered, null, 2)}\n`);
+    return 0;
+  }
+  const out: string[] = [];
+  out.push(`# ${loaded.suite.name}/${testCase.id} · renderer ${strategy!.label} · provider ${provider!.id} · protocol ${rendered.protocol}`);
+  out.push(`# prompt size: ${requestTokens(rendered)} tokens (o200k_base; an estimate for non-OpenAI models)`);
+  out.push('', '=== system ===', rendered.system);
+  for (const m of rendered.messages) out.push('', `=== ${m.role} ===`, m.content);
+  if (rendered.tools) out.push('', `=== tools (${rendered.tools.length}) ===`, JSON.stringify(rendered.tools, null, 2));
+  if (rendered.cacheHints) out.push('', '=== cache hints ===', JSON.stringify(rendered.cacheHints));
+  if (rendered.stop) out.push('', '=== stop ===', JSON.stringify(rendered.stop));
+  process.stdout.write(`${out.join('\n')}\n`);
+  return 0;
+}

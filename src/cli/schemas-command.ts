@@ -1,0 +1,40 @@
+import { dirname } from 'node:path';
+import { diffCatalogs, hasDrift, readSchemaCache, writeSchemaCache } from '../catalog/schema-cache.js';
+import { ServerPool } from '../catalog/server-pool.js';
+import { loadConfig, loadSuites } from '../config/load-config.js';
+import { displayPath } from '../config/load-yaml.js';
+
+/** `schemas refresh` writes each suite's tools/list snapshot; `schemas diff` exits 1 when live servers drifted. */
+export async function schemasCommand(action: 'refresh' | 'diff', flags: { config?: string; suite?: string[] }) {
+  const loaded = loadConfig(flags.config, flags.suite ? { suites: flags.suite } : {});
+  const suites = loadSuites(loaded);
+  const pool = new ServerPool();
+  let drifted = false;
+  try {
+    for (const s of suites) {
+      const session = await pool.openCase(s, s.suite.cases[0]!);
+      const live = session.catalog.tools;
+      await session.release();
+      if (action === 'refresh') {
+        const file = writeSchemaCache(dirname(s.file), s.suite.name, live);
+        process.stdout.write(`${s.suite.name}: ${live.length} tools → ${displayPath(file)}\n`);
+        continue;
+      }
+      const cached = readSchemaCache(dirname(s.file), s.suite.name);
+      const d = diffCatalogs(cached.tools, live);
+      if (!hasDrift(d)) {
+        process.stdout.write(`${s.suite.name}: schema cache matches the live servers (${live.length} tools)\n`);
+        continue;
+      }
+      drifted = true;
+      process.stdout.write(`${s.suite.name}: DRIFT between the schema cache and the live servers\n`);
+      for (const t of d.added) process.stdout.write(`  + ${t} (on the server, not in the cache)\n`);
+      for (const t of d.removed) process.stdout.write(`  - ${t} (in the cache, gone from the server)\n`);
+      for (const t of d.changed) process.stdout.write(`  ~ ${t} (description or schema changed)\n`);
+    }
+  } finally {
+    await pool.closeAll();
+  }
+  if (drifted) process.stdout.write('Run `toolgauge schemas refresh` and commit the result to accept the change.\n');
+  return drifted ? 1 : 0;
+}

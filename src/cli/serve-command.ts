@@ -1,0 +1,43 @@
+import { providerResponder } from '../../mock-servers/llm/index.js';
+import { builtinServers } from '../../mock-servers/mcp/index.js';
+import { serveHttp, serveStdio } from '../../mock-servers/mcp/serve.js';
+import { simFactory } from '../../providers/simulated/index.js';
+import { ToolgaugeError } from '../errors.js';
+import { serveLlm } from '../../mock-servers/llm/index.js';
+
+/** Keeps serving until SIGINT/SIGTERM (or stdin closes, for stdio). */
+export async function serveMcpCommand(name: string, httpPort: number | undefined): Promise<number> {
+  const server = builtinServers[name as keyof typeof builtinServers];
+  if (!server) {
+    throw new ToolgaugeError('UNKNOWN_SERVER', `unknown built-in server '${name}'; valid: ${Object.keys(builtinServers).join(', ')}`);
+  }
+  if (httpPort === undefined) {
+    await serveStdio(server);
+    return new Promise<number>((resolve) => {
+      process.stdin.on('close', () => resolve(0));
+      process.on('SIGINT', () => resolve(0));
+      process.on('SIGTERM', () => resolve(0));
+    });
+  }
+  const handle = await serveHttp(server, { port: httpPort });
+  process.stderr.write(`toolgauge mock MCP server '${name}' (${server.toolCount} tools) on ${handle.url}\n`);
+  await waitForSignal();
+  await handle.close();
+  return 0;
+}
+
+export async function serveLlmCommand(port: number, persona: string): Promise<number> {
+  const provider = simFactory.create(persona, {}, { env: process.env });
+  const handle = await serveLlm({ port, responder: providerResponder(provider) });
+  process.stderr.write(`answers come from the simulated persona sim:${persona}\n`);
+  await waitForSignal();
+  await handle.close();
+  return 0;
+}
+
+function waitForSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}

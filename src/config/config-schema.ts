@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+const Options = z.record(z.string(), z.unknown());
+
+/** A renderer strategy: a name (built-in or a file path) plus options. Each distinct pair is its own strategy. */
+export const RendererEntrySchema = z.union([
+  z.string().min(1),
+  z
+    .object({
+      name: z.string().min(1).describe('Built-in renderer name, or a path to a module exporting `renderer`'),
+      options: Options.optional(),
+      label: z.string().optional().describe('How reports name this strategy (default: name plus options)'),
+    })
+    .strict(),
+]);
+
+/** A provider: `openai:<model>`, `anthropic:<model>`, `ollama:<model>`, `openai-compatible:<model>`, `sim:<persona>`. */
+export const ProviderEntrySchema = z.union([
+  z.string().min(1),
+  z
+    .object({
+      id: z.string().min(1),
+      options: Options.optional(),
+      label: z.string().optional(),
+    })
+    .strict(),
+]);
+
+export const GateSchema = z
+  .object({
+    minPassRate: z
+      .record(z.string(), z.number().min(0).max(1))
+      .optional()
+      .describe('Minimum pass rate per grader over the whole run, e.g. { parseable: 0.8 }'),
+    maxInfraErrorRate: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(0.2)
+      .describe('Above this share of errored cases the run exits 3 (infrastructure), whatever the pass rates'),
+  })
+  .strict();
+
+export const ConfigSchema = z
+  .object({
+    $schema: z.string().optional(),
+    suites: z.array(z.string().min(1)).min(1).describe('Suite YAML files (paths relative to the config file)'),
+    renderers: z.array(RendererEntrySchema).min(1),
+    providers: z.array(ProviderEntrySchema).min(1),
+    graders: z
+      .array(z.string().min(1))
+      .optional()
+      .describe('Graders to run (default: all built-in); a grader only grades the cases it applies to'),
+    repeats: z.number().int().min(1).max(1000).default(1),
+    concurrency: z.number().int().min(1).max(1024).default(4),
+    seed: z.number().int().default(1),
+    maxTurns: z.number().int().min(1).max(50).default(6),
+    timeouts: z
+      .object({
+        turnMs: z.number().int().positive().default(60_000),
+        caseMs: z.number().int().positive().default(300_000),
+        toolMs: z.number().int().positive().default(30_000),
+      })
+      .strict()
+      .default({ turnMs: 60_000, caseMs: 300_000, toolMs: 30_000 }),
+    out: z.string().default('reports').describe('Folder that receives reports/<run-id>/'),
+    gate: GateSchema.default({ maxInfraErrorRate: 0.2 }),
+  })
+  .strict();
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type RendererEntry = z.infer<typeof RendererEntrySchema>;
+export type ProviderEntry = z.infer<typeof ProviderEntrySchema>;

@@ -1,0 +1,94 @@
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import picomatch from 'picomatch';
+import { ToolgaugeError } from '../errors.js';
+import { type Config, ConfigSchema } from './config-schema.js';
+import { type LoadedSuite, loadSuite } from './load-suite.js';
+import { displayPath, loadYamlFile } from './load-yaml.js';
+
+export const DEFAULT_CONFIG = 'toolgauge.config.yaml';
+
+/** Command-line overrides of the config; each replaces the config's value when given. */
+export interface ConfigOverrides {
+  suites?: string[];
+  renderers?: string[];
+  providers?: string[];
+  graders?: string[];
+  repeat?: number;
+  concurrency?: number;
+  seed?: number;
+  out?: string;
+  maxTurns?: number;
+}
+
+export interface LoadedConfig {
+  /** Absolute path of the config file. */
+  file: string;
+  dir: string;
+  config: Config;
+  /** Where each list came from, for error messages. */
+  origin: { renderers: string; providers: string; graders: string };
+}
+
+export function loadConfig(path: string | undefined, overrides: ConfigOverrides = {}): LoadedConfig {
+  const file = resolve(path ?? DEFAULT_CONFIG);
+  if (!existsSync(file)) {
+    throw new ToolgaugeError(
+      'CONFIG_NOT_FOUND',
+      `${displayPath(file)}: config file not found; pass --config <file> or create ${DEFAULT_CONFIG} (see README)`,
+    );
+  }
+  const base = loadYamlFile(file, ConfigSchema, 'CONFIG_INVALID');
+  const shown = displayPath(file);
+  const config: Config = {
+    ...base,
+    suites: overrides.suites ?? base.suites,
+    renderers: overrides.renderers ?? base.renderers,
+    providers: overrides.providers ?? base.providers,
+    graders: overrides.graders ?? base.graders,
+    repeats: overrides.repeat ?? base.repeats,
+    concurrency: overrides.concurrency ?? base.concurrency,
+    seed: overrides.seed ?? base.seed,
+    out: overrides.out ?? base.out,
+    maxTurns: overrides.maxTurns ?? base.maxTurns,
+  };
+  return {
+    file,
+    dir: dirname(file),
+    config,
+    origin: {
+      renderers: overrides.renderers ? '--renderer' : `${shown}: renderers`,
+      providers: overrides.providers ? '--provider' : `${shown}: providers`,
+      graders: overrides.graders ? '--grader' : `${shown}: graders`,
+    },
+  };
+}
+
+/** A suite is a path (relative to the config) or the name of a bundled suite in suites/<name>.yaml. */
+export function resolveSuitePath(spec: string, baseDir: string): string {
+  const direct = isAbsolute(spec) ? spec : resolve(baseDir, spec);
+  if (existsSync(direct)) return direct;
+  for (const candidate of [resolve(baseDir, 'suites', `${spec}.yaml`), resolve(baseDir, 'suites', `${spec}.yml`)]) {
+    if (existsSync(candidate)) return candidate;
+  }
+  return direct;
+}
+
+export function loadSuites(loaded: LoadedConfig, filter?: string): LoadedSuite[] {
+  const suites = loaded.config.suites.map((s) => loadSuite(resolveSuitePath(s, loaded.dir)));
+  const names = new Map<string, string>();
+  for (const s of suites) {
+    const prev = names.get(s.suite.name);
+    if (prev) {
+      throw new ToolgaugeError('SUITE_INVALID', `${displayPath(s.file)}: suite name '${s.suite.name}' is also used by ${prev}`);
+    }
+    names.set(s.suite.name, displayPath(s.file));
+  }
+  if (!filter) return suites;
+  const match = picomatch(filter);
+  const filtered = suites
+    .map((s) => ({ ...s, suite: { ...s.suite, cases: s.suite.cases.filter((c) => match(c.id) || match(`${s.suite.name}/${c.id}`)) } }))
+    .filter((s) => s.suite.cases.length > 0);
+  if (filtered.length === 0) throw new ToolgaugeError('USAGE', `--filter '${filter}' matches no case id`);
+  return filtered;
+}

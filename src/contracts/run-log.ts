@@ -1,0 +1,58 @@
+import type { Grade } from './grade.js';
+import type { Protocol, Usage } from './model.js';
+import type { Transcript } from './transcript.js';
+
+export const RUN_LOG_FORMAT = 'toolgauge.run/1';
+
+/** First line of run.jsonl. */
+export interface RunHeader {
+  type: 'header';
+  format: typeof RUN_LOG_FORMAT;
+  runId: string;
+  toolgaugeVersion: string;
+  startedAt: string;
+  gitCommit: string | null;
+  configFile: string;
+  /** The effective config (after command-line overrides). */
+  config: Record<string, unknown>;
+  /** Strategies and providers as planned, with what reports need to label them. */
+  strategies: { label: string; name: string; options: Record<string, unknown> }[];
+  providers: { label: string; id: string; simulated: boolean }[];
+  suites: { name: string; file: string; cases: number }[];
+  plannedCases: number;
+  resumedFrom?: string;
+}
+
+/** One case in one cell (renderer strategy × provider × repeat). */
+export interface CaseRecord {
+  type: 'case';
+  /** Stable identity of the planned item: suite/case|renderer|provider|repeat. */
+  key: string;
+  suite: string;
+  case: string;
+  renderer: string;
+  provider: string;
+  simulated: boolean;
+  repeat: number;
+  protocol: Protocol;
+  catalogHash: string;
+  /** Prompt size of the first request, in o200k tokens (an estimate for non-OpenAI models). */
+  promptTokens: number;
+  transcript: Transcript;
+  grades: Grade[];
+  startedAt: string;
+  durationMs: number;
+  usage: Usage;
+  /** An infrastructure error: the case is not graded and counts as an error, never as a failure. */
+  error?: { code: string; message: string };
+}
+
+export interface RunFooter {
+  type: 'footer';
+  finishedAt: string;
+  interrupted: boolean;
+  completed: number;
+  errors: number;
+}
+
+export type RunRecord = RunHeader | CaseRecord | RunFooter;

@@ -1,0 +1,140 @@
+import type { Message, ModelRequest, NativeCall } from '../contracts/model.js';
+import type { ParsedCall } from '../contracts/parse.js';
+import type { Provider } from '../contracts/provider.js';
+import type { ToolExecution, Transcript, Turn } from '../contracts/transcript.js';
+import type { CaseSession } from '../catalog/server-pool.js';
+import { ToolgaugeError } from '../errors.js';
+import { acceptedCalls, parseResponse } from '../parse/index.js';
+import { feedbackMessages } from './feedback.js';
+import { routeCall } from './route-call.js';
+
+export interface LoopLimits {
+  maxTurns: number;
+  turnMs: number;
+  toolMs: number;
+}
+
+/** Thrown out of the loop with the transcript so far, so an errored case still shows what happened. */
+export class LoopError extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly transcript: Transcript,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+/**
+ * The agent loop: generate → parse → execute the calls a strict detector for the protocol would find →
+ * feed the results back in the protocol's shape → repeat, until a reply has no call or maxTurns.
+ */
+export async function runAgentLoop(
+  first: ModelRequest,
+  provider: Provider,
+  session: CaseSession,
+  limits: LoopLimits,
+  signal: AbortSignal,
+): Promise<Transcript> {
+  const turns: Turn[] = [];
+  const messages: Message[] = [...first.messages];
+  const { oracle: _oracle, ...visible } = first;
+  const transcript = (stopReason: Transcript['stopReason'], finalText: string): Transcript => ({
+    turns,
+    finalText,
+    stopReason,
+  });
+  for (let index = 0; index < limits.maxTurns; index++) {
+    if (signal.aborted) throw new LoopError(new ToolgaugeError('ABORTED', 'run interrupted'), transcript('aborted', ''));
+    const request: ModelRequest = { ...first, messages: [...messages], meta: { ...first.meta, turn: index } };
+    let response: Awaited<ReturnType<Provider['generate']>>;
+    try {
+      response = await withTimeout(
+        (s) => provider.generate(request, s),
+        limits.turnMs,
+        signal,
+        `${provider.id} did not answer turn ${index + 1}`,
+      );
+    } catch (e) {
+      throw new LoopError(e, transcript(signal.aborted ? 'aborted' : 'error', ''));
+    }
+    const parse = parseResponse(response, first.protocol);
+    const accepted = acceptedCalls(parse, first.protocol);
+    const turn: Turn = {
+      index,
+      request: { ...visible, messages: request.messages, meta: request.meta },
+      response,
+      parse,
+      executed: [],
+    };
+    turns.push(turn);
+    if (accepted.length === 0) return transcript('answered', response.text);
+    try {
+      turn.executed = await executeCalls(first, response.toolCalls, accepted, session, limits.toolMs, index);
+    } catch (e) {
+      throw new LoopError(e, transcript('error', response.text));
+    }
+    messages.push(...feedbackMessages(first.protocol, response.text, response.toolCalls, turn.executed));
+  }
+  return transcript('max-turns', turns.at(-1)?.response.text ?? '');
+}
+
+async function executeCalls(
+  request: ModelRequest,
+  nativeCalls: NativeCall[],
+  accepted: ParsedCall[],
+  session: CaseSession,
+  toolMs: number,
+  turnIndex: number,
+): Promise<ToolExecution[]> {
+  // Native APIs need an answer for every call id the model sent, even ones whose arguments did not parse.
+  const work: { call: ParsedCall | undefined; id: string; name: string }[] =
+    request.protocol === 'native'
+      ? nativeCalls.map((n) => ({ call: accepted.find((a) => a.id === n.id), id: n.id, name: n.name }))
+      : accepted.map((a, i) => ({ call: a, id: a.id ?? `call_${turnIndex + 1}_${i + 1}`, name: a.name }));
+  const out: ToolExecution[] = [];
+  for (const { call, id, name } of work) {
+    const started = performance.now();
+    const target = routeCall(name, request.tools, session.catalog.tools);
+    const base = { callId: id, name, server: target?.server ?? '', tool: target?.tool ?? name, args: call?.args };
+    let result: { text: string; isError: boolean };
+    if (!call) result = { text: `The arguments of ${name} are not valid JSON; nothing was executed.`, isError: true };
+    else if (!target) result = { text: `Unknown tool: ${name}. Use one of the tools listed in the instructions.`, isError: true };
+    else if (!isPlainObject(call.args)) result = { text: `The arguments of ${name} must be a JSON object.`, isError: true };
+    else result = await session.call(target.server, target.tool, call.args, toolMs);
+    out.push({ ...base, result: result.text, isError: result.isError, durationMs: performance.now() - started });
+  }
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Runs `fn` with an AbortSignal that fires on timeout or on the run's abort, and never waits past the bound. */
+export async function withTimeout<T>(
+  fn: (signal: AbortSignal) => Promise<T>,
+  ms: number,
+  parent: AbortSignal,
+  what: string,
+): Promise<T> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const err = new ToolgaugeError('PROVIDER_TIMEOUT', `${what} within ${ms} ms`);
+      controller.abort(err);
+      reject(err);
+    }, ms);
+  });
+  const aborted = new Promise<never>((_, reject) => {
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+  });
+  try {
+    return await Promise.race([fn(controller.signal), timeout, aborted]);
+  } finally {
+    clearTimeout(timer);
+    parent.removeEventListener('abort', onAbort);
+  }
+}

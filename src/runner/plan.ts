@@ -1,0 +1,51 @@
+import type { LoadedSuite } from '../config/load-suite.js';
+import type { ProviderSlot, Strategy } from '../config/resolve.js';
+import type { SuiteCase } from '../contracts/suite.js';
+
+/** One unit of work: a case in one cell (strategy × provider) for one repeat. */
+export interface PlanItem {
+  key: string;
+  suite: LoadedSuite;
+  case: SuiteCase;
+  strategy: Strategy;
+  provider: ProviderSlot;
+  repeat: number;
+}
+
+export function planKey(suite: string, caseId: string, renderer: string, provider: string, repeat: number): string {
+  return `${suite}/${caseId}|${renderer}|${provider}|${repeat}`;
+}
+
+export function planSize(suites: LoadedSuite[], strategies: number, providers: number, repeats: number): number {
+  return suites.reduce((n, s) => n + s.suite.cases.length, 0) * strategies * providers * repeats;
+}
+
+/**
+ * The matrix, generated lazily (constant memory however large). Repeats vary slowest and cells fastest,
+ * so an interrupted run has covered every cell evenly.
+ */
+export function* plan(
+  suites: LoadedSuite[],
+  strategies: Strategy[],
+  providers: ProviderSlot[],
+  repeats: number,
+): Generator<PlanItem> {
+  for (let repeat = 0; repeat < repeats; repeat++) {
+    for (const suite of suites) {
+      for (const c of suite.suite.cases) {
+        for (const strategy of strategies) {
+          for (const provider of providers) {
+            yield {
+              key: planKey(suite.suite.name, c.id, strategy.label, provider.label, repeat),
+              suite,
+              case: c,
+              strategy,
+              provider,
+              repeat,
+            };
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,110 @@
+import { dirname } from 'node:path';
+import { diffCatalogs, hasDrift, readSchemaCache } from '../catalog/schema-cache.js';
+import type { ServerPool } from '../catalog/server-pool.js';
+import { filterTools } from '../catalog/tool-filter.js';
+import type { Grade, Grader } from '../contracts/grade.js';
+import type { ModelRequest } from '../contracts/model.js';
+import type { CaseRecord } from '../contracts/run-log.js';
+import type { Catalog } from '../contracts/tool.js';
+import type { Transcript } from '../contracts/transcript.js';
+import { errorMessage, isToolgaugeError } from '../errors.js';
+import { hashOf } from '../util/canonical-json.js';
+import { requestTokens } from '../util/tokens.js';
+import { LoopError, runAgentLoop } from './agent-loop.js';
+import type { PlanItem } from './plan.js';
+
+export interface CaseSettings {
+  seed: number;
+  maxTurns: number;
+  turnMs: number;
+  caseMs: number;
+  toolMs: number;
+  graders: Grader[];
+}
+
+/** Runs one planned item end to end and returns its run-log record. Never throws for model or infra faults. */
+export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSettings, runSignal: AbortSignal) {
+  const started = new Date();
+  const t0 = performance.now();
+  const { suite, strategy, provider } = item;
+  const c = item.case;
+  const signal = AbortSignal.any([runSignal, AbortSignal.timeout(settings.caseMs)]);
+  let transcript: Transcript = { turns: [], finalText: '', stopReason: 'error' };
+  let error: CaseRecord['error'];
+  let grades: Grade[] = [];
+  let promptTokens = 0;
+  let protocol: CaseRecord['protocol'] = 'xml-tags';
+  let catalogHash = '';
+  const session = await pool.openCase(suite, c).catch((e: unknown) => e as Error);
+  try {
+    if (session instanceof Error) throw session;
+    const live = session.catalog;
+    let base: Catalog = live;
+    if (strategy.renderer.usesCache) {
+      const cached = readSchemaCache(dirname(suite.file), suite.suite.name);
+      const drift = diffCatalogs(cached.tools, live.tools);
+      base = hasDrift(drift) ? { ...cached, drift } : cached;
+    }
+    const tools = filterTools(base.tools, suite.suite.toolFilter, c.tools);
+    const catalog: Catalog = { ...base, tools, hash: hashOf(tools) };
+    catalogHash = catalog.hash;
+    const rendered = strategy.renderer.render({
+      catalog,
+      case: c,
+      options: strategy.options,
+      provider: { id: provider.id, kind: provider.provider.kind },
+    });
+    protocol = rendered.protocol;
+    promptTokens = requestTokens(rendered);
+    const request: ModelRequest = {
+      ...rendered,
+      oracle: {
+        calls: c.expect.calls ?? [],
+        noCall: c.expect.no_call === true,
+        answerMentions: c.expect.answer_mentions ?? [],
+        ...(c.expect.order ? { order: c.expect.order } : {}),
+      },
+      meta: { caseId: `${suite.suite.name}/${c.id}`, repeat: item.repeat, seed: settings.seed, renderer: strategy.label, turn: 0 },
+    };
+    const limits = { maxTurns: c.maxTurns ?? settings.maxTurns, turnMs: settings.turnMs, toolMs: settings.toolMs };
+    transcript = await runAgentLoop(request, provider.provider, session, limits, signal);
+    const input = { case: c, transcript, protocol, tools: catalog.tools };
+    grades = settings.graders.map((g) => g.grade(input)).filter((g): g is Grade => g !== null);
+  } catch (e) {
+    const cause = e instanceof LoopError ? e.cause : e;
+    if (e instanceof LoopError) transcript = e.transcript;
+    const timedOut = !runSignal.aborted && signal.aborted;
+    error = {
+      code: timedOut ? 'CASE_TIMEOUT' : isToolgaugeError(cause) ? cause.code : 'INTERNAL',
+      message: timedOut ? `case did not finish within ${settings.caseMs} ms` : errorMessage(cause),
+    };
+  } finally {
+    if (!(session instanceof Error)) await session.release();
+  }
+  const usage = { input: 0, output: 0, cached: 0 };
+  for (const t of transcript.turns) {
+    usage.input += t.response.usage?.input ?? 0;
+    usage.output += t.response.usage?.output ?? 0;
+    usage.cached += t.response.usage?.cached ?? 0;
+  }
+  const record: CaseRecord = {
+    type: 'case',
+    key: item.key,
+    suite: suite.suite.name,
+    case: c.id,
+    renderer: strategy.label,
+    provider: provider.label,
+    simulated: provider.provider.simulated,
+    repeat: item.repeat,
+    protocol,
+    catalogHash,
+    promptTokens,
+    transcript,
+    grades,
+    startedAt: started.toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    usage,
+    ...(error ? { error } : {}),
+  };
+  return record;
+}

@@ -1,0 +1,84 @@
+import { join } from 'node:path';
+import { ServerPool } from '../catalog/server-pool.js';
+import type { LoadedSuite } from '../config/load-suite.js';
+import type { ProviderSlot, Strategy } from '../config/resolve.js';
+import type { CaseRecord, RunHeader } from '../contracts/run-log.js';
+import { RunAggregate } from '../report/aggregate.js';
+import { type CaseSettings, runCase } from './run-case.js';
+import { RunLogWriter } from './run-log-writer.js';
+import { type PlanItem, plan } from './plan.js';
+
+export interface EvalInput {
+  header: RunHeader;
+  runDir: string;
+  suites: LoadedSuite[];
+  strategies: Strategy[];
+  providers: ProviderSlot[];
+  repeats: number;
+  concurrency: number;
+  settings: CaseSettings;
+  /** Resuming: records already finished (kept in the new log) and their keys (skipped). */
+  resume?: { records: CaseRecord[] };
+  signal: AbortSignal;
+  onCase?: (record: CaseRecord, done: number) => void;
+}
+
+export interface EvalOutcome {
+  aggregate: RunAggregate;
+  interrupted: boolean;
+  runLog: string;
+}
+
+/**
+ * Runs the plan with bounded concurrency (a fixed set of workers pulling from the lazy plan), streaming each
+ * finished case to run.jsonl. On abort, in-flight cases are dropped (not logged) so `--resume` reruns them.
+ */
+export async function runEval(input: EvalInput): Promise<EvalOutcome> {
+  const runLog = join(input.runDir, 'run.jsonl');
+  const writer = new RunLogWriter(runLog, 'create');
+  const aggregate = new RunAggregate(input.header);
+  writer.write(input.header);
+  const done = new Set<string>();
+  let completed = 0;
+  for (const r of input.resume?.records ?? []) {
+    writer.write(r);
+    aggregate.add(r);
+    done.add(r.key);
+    completed++;
+  }
+  const pool = new ServerPool();
+  const items = plan(input.suites, input.strategies, input.providers, input.repeats);
+  const next = (): PlanItem | undefined => {
+    for (;;) {
+      const it = items.next();
+      if (it.done) return undefined;
+      if (!done.has(it.value.key)) return it.value;
+    }
+  };
+  const worker = async () => {
+    for (let item = next(); item && !input.signal.aborted; item = next()) {
+      const record = await runCase(item, pool, input.settings, input.signal);
+      if (input.signal.aborted && record.error) break; // unfinished: leave it for --resume
+      writer.write(record);
+      aggregate.add(record);
+      completed++;
+      input.onCase?.(record, completed);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, input.concurrency) }, worker));
+  } finally {
+    await pool.closeAll();
+    await Promise.all(input.providers.map((p) => p.provider.close?.()));
+    const interrupted = input.signal.aborted;
+    writer.write({
+      type: 'footer',
+      finishedAt: new Date().toISOString(),
+      interrupted,
+      completed,
+      errors: aggregate.totalErrors,
+    });
+    writer.close();
+  }
+  return { aggregate, interrupted: input.signal.aborted, runLog };
+}
