@@ -28,6 +28,7 @@ function isPersonaName(name: string): name is PersonaName {
 /**
  * `sim:<persona>`: deterministic offline providers. Option `honorStop: true` cuts replies at the request's
  * stop sequences the way real APIs do (off by default, so simulated replies keep their closing tags).
+ * Option `latencyMs: N` waits N ms per reply (abortable), to rehearse concurrency, progress and Ctrl-C.
  */
 export const simFactory: ProviderFactory = {
   prefix: 'sim',
@@ -44,15 +45,31 @@ export const simFactory: ProviderFactory = {
     }
     const persona = personas[model];
     const honorStop = options.honorStop === true;
+    const latencyMs = typeof options.latencyMs === 'number' && options.latencyMs > 0 ? options.latencyMs : 0;
     const provider: Provider = {
       id: `sim:${model}`,
       kind: 'sim',
       simulated: true,
       async generate(request: ModelRequest, signal?: AbortSignal) {
         if (signal?.aborted) throw new ToolgaugeError('ABORTED', `sim:${model} request aborted`);
+        if (latencyMs) await sleep(latencyMs, signal);
         return toResponse(request, persona.reply(request), { honorStop });
       },
     };
     return provider;
   },
 };
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new ToolgaugeError('ABORTED', 'simulated request aborted'));
+      },
+      { once: true },
+    );
+  });
+}

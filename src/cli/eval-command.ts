@@ -33,9 +33,9 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   if (resumed && flags.concurrency) loaded.config.concurrency = flags.concurrency;
   const { config } = loaded;
   const suites = loadSuites(loaded, flags.filter);
-  const strategies = await resolveStrategies(config.renderers, loaded.dir, (i) => `${loaded.origin.renderers}[${i}]`);
-  const providers = await resolveProviders(config.providers, loaded.dir, (i) => `${loaded.origin.providers}[${i}]`);
-  const graders = await resolveGraders(config.graders, loaded.dir, (i) => `${loaded.origin.graders}[${i}]`);
+  const strategies = await resolveStrategies(config.renderers, loaded.dir, loaded.origin.renderers);
+  const providers = await resolveProviders(config.providers, loaded.dir, loaded.origin.providers);
+  const graders = await resolveGraders(config.graders, loaded.dir, loaded.origin.graders);
 
   const runId = resumed?.header.runId ?? newRunId();
   const runDir = resumed ? resolve(flags.resume!) : resolve(loaded.dir, config.out, runId);
@@ -115,7 +115,8 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
 
 async function readResume(dir: string): Promise<{ header: RunHeader; records: CaseRecord[] }> {
   const file = join(resolve(dir), 'run.jsonl');
-  if (!existsSync(file)) throw new ToolgaugeError('USAGE', `--resume ${dir}: no run.jsonl there (pass a reports/<run-id> folder)`);
+  if (!existsSync(file))
+    throw new ToolgaugeError('USAGE', `--resume ${dir}: no run.jsonl there (pass a reports/<run-id> folder)`);
   let header: RunHeader | undefined;
   const records: CaseRecord[] = [];
   for await (const r of readRunLog(file)) {

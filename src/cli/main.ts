@@ -41,7 +41,9 @@ const program = new Command()
 
 program
   .command('eval')
-  .description('Run suites × renderers × providers × repeats, grade every case, write reports/<run-id>/, apply the gate')
+  .description(
+    'Run suites × renderers × providers × repeats, grade every case, write reports/<run-id>/, apply the gate',
+  )
   .option('-c, --config <file>', 'config file', 'toolgauge.config.yaml')
   .option('-s, --suite <suite>', 'suite file or bundled suite name (repeatable; replaces the config list)', collect)
   .option('-r, --renderer <name>', 'renderer strategy (repeatable)', collect)
@@ -103,11 +105,17 @@ program
     }),
   );
 
-const schemas = program.command('schemas').description('The committed schema cache of each suite (tools/list snapshots)');
+const schemas = program
+  .command('schemas')
+  .description('The committed schema cache of each suite (tools/list snapshots)');
 for (const action of ['refresh', 'diff'] as const) {
   schemas
     .command(action)
-    .description(action === 'refresh' ? 'Write schemas/<suite>.json from the live servers' : 'Exit 1 when live servers drifted from the cache')
+    .description(
+      action === 'refresh'
+        ? 'Write schemas/<suite>.json from the live servers'
+        : 'Exit 1 when live servers drifted from the cache',
+    )
     .option('-c, --config <file>', 'config file', 'toolgauge.config.yaml')
     .option('-s, --suite <suite>', 'only this suite (repeatable)', collect)
     .action((opts) =>

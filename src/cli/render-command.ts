@@ -1,10 +1,10 @@
 import { dirname } from 'node:path';
+import { readSchemaCache } from '../catalog/schema-cache.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import { filterTools } from '../catalog/tool-filter.js';
 import { resolveSuitePath } from '../config/load-config.js';
 import { loadSuite } from '../config/load-suite.js';
 import { resolveProviders, resolveStrategies } from '../config/resolve.js';
-import { readSchemaCache } from '../catalog/schema-cache.js';
 import type { RenderedRequest } from '../contracts/renderer.js';
 import { ToolgaugeError } from '../errors.js';
 import { hashOf } from '../util/canonical-json.js';
@@ -45,7 +45,9 @@ export async function renderCommand(flags: RenderFlags): Promise<number> {
   let rendered: RenderedRequest;
   try {
     const session = await pool.openCase(loaded, testCase);
-    const base = strategy!.renderer.usesCache ? readSchemaCache(dirname(loaded.file), loaded.suite.name) : session.catalog;
+    const base = strategy!.renderer.usesCache
+      ? readSchemaCache(dirname(loaded.file), loaded.suite.name)
+      : session.catalog;
     const tools = filterTools(base.tools, loaded.suite.toolFilter, testCase.tools);
     rendered = strategy!.renderer.render({
       catalog: { ...base, tools, hash: hashOf(tools) },
@@ -62,7 +64,9 @@ export async function renderCommand(flags: RenderFlags): Promise<number> {
     return 0;
   }
   const out: string[] = [];
-  out.push(`# ${loaded.suite.name}/${testCase.id} · renderer ${strategy!.label} · provider ${provider!.id} · protocol ${rendered.protocol}`);
+  out.push(
+    `# ${loaded.suite.name}/${testCase.id} · renderer ${strategy!.label} · provider ${provider!.id} · protocol ${rendered.protocol}`,
+  );
   out.push(`# prompt size: ${requestTokens(rendered)} tokens (o200k_base; an estimate for non-OpenAI models)`);
   out.push('', '=== system ===', rendered.system);
   for (const m of rendered.messages) out.push('', `=== ${m.role} ===`, m.content);

@@ -1,15 +1,17 @@
-import { providerResponder } from '../../mock-servers/llm/index.js';
+import { providerResponder, serveLlm } from '../../mock-servers/llm/index.js';
 import { builtinServers } from '../../mock-servers/mcp/index.js';
 import { serveHttp, serveStdio } from '../../mock-servers/mcp/serve.js';
 import { simFactory } from '../../providers/simulated/index.js';
 import { ToolgaugeError } from '../errors.js';
-import { serveLlm } from '../../mock-servers/llm/index.js';
 
 /** Keeps serving until SIGINT/SIGTERM (or stdin closes, for stdio). */
 export async function serveMcpCommand(name: string, httpPort: number | undefined): Promise<number> {
   const server = builtinServers[name as keyof typeof builtinServers];
   if (!server) {
-    throw new ToolgaugeError('UNKNOWN_SERVER', `unknown built-in server '${name}'; valid: ${Object.keys(builtinServers).join(', ')}`);
+    throw new ToolgaugeError(
+      'UNKNOWN_SERVER',
+      `unknown built-in server '${name}'; valid: ${Object.keys(builtinServers).join(', ')}`,
+    );
   }
   if (httpPort === undefined) {
     await serveStdio(server);

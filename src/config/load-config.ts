@@ -26,8 +26,8 @@ export interface LoadedConfig {
   file: string;
   dir: string;
   config: Config;
-  /** Where each list came from, for error messages. */
-  origin: { renderers: string; providers: string; graders: string };
+  /** Where entry i of each list came from, for error messages: `file:line:col: renderers[i]` or `--renderer[i]`. */
+  origin: { renderers: (i: number) => string; providers: (i: number) => string; graders: (i: number) => string };
 }
 
 export function loadConfig(path: string | undefined, overrides: ConfigOverrides = {}): LoadedConfig {
@@ -38,8 +38,7 @@ export function loadConfig(path: string | undefined, overrides: ConfigOverrides 
       `${displayPath(file)}: config file not found; pass --config <file> or create ${DEFAULT_CONFIG} (see README)`,
     );
   }
-  const base = loadYamlFile(file, ConfigSchema, 'CONFIG_INVALID');
-  const shown = displayPath(file);
+  const { data: base, locate } = loadYamlFile(file, ConfigSchema, 'CONFIG_INVALID');
   const config: Config = {
     ...base,
     suites: overrides.suites ?? base.suites,
@@ -49,7 +48,8 @@ export function loadConfig(path: string | undefined, overrides: ConfigOverrides 
     repeats: overrides.repeat ?? base.repeats,
     concurrency: overrides.concurrency ?? base.concurrency,
     seed: overrides.seed ?? base.seed,
-    out: overrides.out ?? base.out,
+    // --out is relative to where the user typed it; the config's `out` is relative to the config file.
+    out: overrides.out ? resolve(overrides.out) : base.out,
     maxTurns: overrides.maxTurns ?? base.maxTurns,
   };
   return {
@@ -57,9 +57,9 @@ export function loadConfig(path: string | undefined, overrides: ConfigOverrides 
     dir: dirname(file),
     config,
     origin: {
-      renderers: overrides.renderers ? '--renderer' : `${shown}: renderers`,
-      providers: overrides.providers ? '--provider' : `${shown}: providers`,
-      graders: overrides.graders ? '--grader' : `${shown}: graders`,
+      renderers: (i) => (overrides.renderers ? `--renderer ${overrides.renderers[i]}` : locate(['renderers', i])),
+      providers: (i) => (overrides.providers ? `--provider ${overrides.providers[i]}` : locate(['providers', i])),
+      graders: (i) => (overrides.graders ? `--grader ${overrides.graders[i]}` : locate(['graders', i])),
     },
   };
 }
@@ -80,14 +80,20 @@ export function loadSuites(loaded: LoadedConfig, filter?: string): LoadedSuite[]
   for (const s of suites) {
     const prev = names.get(s.suite.name);
     if (prev) {
-      throw new ToolgaugeError('SUITE_INVALID', `${displayPath(s.file)}: suite name '${s.suite.name}' is also used by ${prev}`);
+      throw new ToolgaugeError(
+        'SUITE_INVALID',
+        `${displayPath(s.file)}: suite name '${s.suite.name}' is also used by ${prev}`,
+      );
     }
     names.set(s.suite.name, displayPath(s.file));
   }
   if (!filter) return suites;
   const match = picomatch(filter);
   const filtered = suites
-    .map((s) => ({ ...s, suite: { ...s.suite, cases: s.suite.cases.filter((c) => match(c.id) || match(`${s.suite.name}/${c.id}`)) } }))
+    .map((s) => ({
+      ...s,
+      suite: { ...s.suite, cases: s.suite.cases.filter((c) => match(c.id) || match(`${s.suite.name}/${c.id}`)) },
+    }))
     .filter((s) => s.suite.cases.length > 0);
   if (filtered.length === 0) throw new ToolgaugeError('USAGE', `--filter '${filter}' matches no case id`);
   return filtered;

@@ -12,7 +12,7 @@ export interface LoadedSuite {
 
 /** Loads and validates one suite file; problems are one-line errors with file:line:col. */
 export function loadSuite(file: string): LoadedSuite {
-  const suite = loadYamlFile(file, SuiteSchema, 'SUITE_INVALID', (s) => checkSuite(s, dirname(file)));
+  const { data: suite } = loadYamlFile(file, SuiteSchema, 'SUITE_INVALID', (s) => checkSuite(s, dirname(file)));
   return { file, suite };
 }
 
@@ -21,7 +21,10 @@ function checkSuite(suite: Suite, dir: string): SemanticIssue | undefined {
   for (const [i, c] of suite.cases.entries()) {
     const prev = seen.get(c.id);
     if (prev !== undefined) {
-      return { path: ['cases', i, 'id'], message: `duplicate case id '${c.id}' (also cases[${prev}]); ids must be unique` };
+      return {
+        path: ['cases', i, 'id'],
+        message: `duplicate case id '${c.id}' (also cases[${prev}]); ids must be unique`,
+      };
     }
     seen.set(c.id, i);
   }

@@ -28,12 +28,18 @@ export interface SemanticIssue {
   message: string;
 }
 
+export interface LoadedYaml<T> {
+  data: T;
+  /** `file:line:col` of the node at a YAML path (or of its nearest existing parent). */
+  locate(path: readonly PropertyKey[]): string;
+}
+
 export function loadYamlFile<S extends z.ZodType>(
   file: string,
   schema: S,
   code: ErrorCode,
   check?: (data: z.infer<S>) => SemanticIssue | undefined,
-): z.infer<S> {
+): LoadedYaml<z.infer<S>> {
   const shown = displayPath(file);
   let text: string;
   try {
@@ -62,6 +68,7 @@ export function loadYamlFile<S extends z.ZodType>(
     }
     return '';
   };
+  const locateFull = (path: readonly PropertyKey[]) => `${shown}${locate(path)}: ${formatPath(path)}`;
   const result = schema.safeParse(data);
   if (!result.success) {
     const issue = result.error.issues[0]!;
@@ -78,7 +85,7 @@ export function loadYamlFile<S extends z.ZodType>(
       file,
     });
   }
-  return result.data;
+  return { data: result.data, locate: locateFull };
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -88,7 +95,9 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     case 'invalid_union':
       return `${issue.message}; none of the accepted shapes matched`;
     case 'invalid_type':
-      return issue.input === undefined ? `required: ${issue.message}` : issue.message;
+      return issue.input === undefined
+        ? `missing required key (expected ${issue.expected})`
+        : `expected ${issue.expected}, got ${Array.isArray(issue.input) ? 'array' : issue.input === null ? 'null' : typeof issue.input}`;
     default:
       return issue.message;
   }

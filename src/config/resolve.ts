@@ -32,10 +32,12 @@ const isPath = (name: string) => name.includes('/') || /\.(m?js|ts)$/.test(name)
 
 async function importPlugin(spec: string, baseDir: string, exportName: string, where: string): Promise<unknown> {
   const file = isAbsolute(spec) ? spec : resolve(baseDir, spec);
-  if (!existsSync(file)) throw new ToolgaugeError('USAGE', `${where}: plugin file '${spec}' not found (resolved to ${file})`);
+  if (!existsSync(file))
+    throw new ToolgaugeError('USAGE', `${where}: plugin file '${spec}' not found (resolved to ${file})`);
   const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   const value = mod[exportName] ?? mod.default;
-  if (!value) throw new ToolgaugeError('USAGE', `${where}: '${spec}' must export \`${exportName}\` (or a default export)`);
+  if (!value)
+    throw new ToolgaugeError('USAGE', `${where}: '${spec}' must export \`${exportName}\` (or a default export)`);
   return value;
 }
 
@@ -62,13 +64,18 @@ export async function resolveStrategies(entries: RendererEntry[], baseDir: strin
   }
   const labels = new Set<string>();
   for (const [i, s] of out.entries()) {
-    if (labels.has(s.label)) throw new ToolgaugeError('CONFIG_INVALID', `${where(i)}: duplicate renderer strategy '${s.label}'`);
+    if (labels.has(s.label))
+      throw new ToolgaugeError('CONFIG_INVALID', `${where(i)}: duplicate renderer strategy '${s.label}'`);
     labels.add(s.label);
   }
   return out;
 }
 
-export async function resolveProviders(entries: ProviderEntry[], baseDir: string, where: Where): Promise<ProviderSlot[]> {
+export async function resolveProviders(
+  entries: ProviderEntry[],
+  baseDir: string,
+  where: Where,
+): Promise<ProviderSlot[]> {
   const out: ProviderSlot[] = [];
   for (const [i, entry] of entries.entries()) {
     const { id, options = {}, label } = typeof entry === 'string' ? { id: entry } : entry;

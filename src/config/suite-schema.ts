@@ -2,7 +2,9 @@ import { z } from 'zod';
 
 /** Where a suite's tools come from. Bundled servers run in-process; others are spawned or dialled. */
 export const ServerSpecSchema = z.union([
-  z.object({ builtin: z.string().min(1).describe('Name of a bundled mock MCP server (excel, economist, coder, …)') }).strict(),
+  z
+    .object({ builtin: z.string().min(1).describe('Name of a bundled mock MCP server (excel, economist, coder, …)') })
+    .strict(),
   z
     .object({
       command: z.array(z.string()).min(1).describe('Executable and arguments of a stdio MCP server'),
@@ -65,7 +67,10 @@ export type Expect = z.infer<typeof ExpectSchema>;
 
 export const CaseSchema = z
   .object({
-    id: z.string().min(1).regex(/^[\w.:-]+$/, 'use letters, digits, _ . : -'),
+    id: z
+      .string()
+      .min(1)
+      .regex(/^[\w.:-]+$/, 'use letters, digits, _ . : -'),
     prompt: z.string().min(1, 'prompt must not be empty'),
     system: z.string().optional().describe('Extra system instructions prepended to the rendered tool section'),
     tags: z.array(z.string()).optional(),

@@ -31,7 +31,9 @@ export function applyGate(agg: RunAggregate, gate: GateConfig): GateVerdict {
     const rate = t.pass / t.n;
     const ok = rate >= min;
     failed ||= !ok;
-    lines.push(`gate: ${grader} ${pct(rate)} (${t.pass}/${t.n}) ${ok ? '>=' : '<'} ${pct(min)} ${ok ? 'ok' : 'FAILED'}`);
+    lines.push(
+      `gate: ${grader} ${pct(rate)} (${t.pass}/${t.n}) ${ok ? '>=' : '<'} ${pct(min)} ${ok ? 'ok' : 'FAILED'}`,
+    );
   }
   lines.push(failed ? 'gate: FAILED' : 'gate: passed');
   return { exitCode: failed ? 1 : 0, lines };

@@ -86,7 +86,8 @@ export class RunAggregate {
       const t = c.graders.get(g.grader) ?? { pass: 0, n: 0 };
       t.n++;
       if (g.pass) t.pass++;
-      else if (this.failures.length < this.maxNotes) this.failures.push({ key: record.key, grader: g.grader, reason: g.reason });
+      else if (this.failures.length < this.maxNotes)
+        this.failures.push({ key: record.key, grader: g.grader, reason: g.reason });
       c.graders.set(g.grader, t);
     }
   }

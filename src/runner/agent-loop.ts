@@ -1,8 +1,8 @@
+import type { CaseSession } from '../catalog/server-pool.js';
 import type { Message, ModelRequest, NativeCall } from '../contracts/model.js';
 import type { ParsedCall } from '../contracts/parse.js';
 import type { Provider } from '../contracts/provider.js';
 import type { ToolExecution, Transcript, Turn } from '../contracts/transcript.js';
-import type { CaseSession } from '../catalog/server-pool.js';
 import { ToolgaugeError } from '../errors.js';
 import { acceptedCalls, parseResponse } from '../parse/index.js';
 import { feedbackMessages } from './feedback.js';
@@ -44,7 +44,8 @@ export async function runAgentLoop(
     stopReason,
   });
   for (let index = 0; index < limits.maxTurns; index++) {
-    if (signal.aborted) throw new LoopError(new ToolgaugeError('ABORTED', 'run interrupted'), transcript('aborted', ''));
+    if (signal.aborted)
+      throw new LoopError(new ToolgaugeError('ABORTED', 'run interrupted'), transcript('aborted', ''));
     const request: ModelRequest = { ...first, messages: [...messages], meta: { ...first.meta, turn: index } };
     let response: Awaited<ReturnType<Provider['generate']>>;
     try {
@@ -98,8 +99,10 @@ async function executeCalls(
     const base = { callId: id, name, server: target?.server ?? '', tool: target?.tool ?? name, args: call?.args };
     let result: { text: string; isError: boolean };
     if (!call) result = { text: `The arguments of ${name} are not valid JSON; nothing was executed.`, isError: true };
-    else if (!target) result = { text: `Unknown tool: ${name}. Use one of the tools listed in the instructions.`, isError: true };
-    else if (!isPlainObject(call.args)) result = { text: `The arguments of ${name} must be a JSON object.`, isError: true };
+    else if (!target)
+      result = { text: `Unknown tool: ${name}. Use one of the tools listed in the instructions.`, isError: true };
+    else if (!isPlainObject(call.args))
+      result = { text: `The arguments of ${name} must be a JSON object.`, isError: true };
     else result = await session.call(target.server, target.tool, call.args, toolMs);
     out.push({ ...base, result: result.text, isError: result.isError, durationMs: performance.now() - started });
   }

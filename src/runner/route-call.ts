@@ -10,7 +10,11 @@ export interface CallTarget {
  * Where a call named `name` goes. Native requests name tools by their rendered (possibly mangled) names;
  * text protocols use catalog names, optionally qualified as `server__tool` or `server/tool`.
  */
-export function routeCall(name: string, rendered: RenderedTool[] | undefined, tools: ToolDef[]): CallTarget | undefined {
+export function routeCall(
+  name: string,
+  rendered: RenderedTool[] | undefined,
+  tools: ToolDef[],
+): CallTarget | undefined {
   const native = rendered?.find((t) => t.name === name);
   if (native) return native.target;
   const exact = tools.find((t) => t.name === name);

@@ -64,7 +64,13 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
         answerMentions: c.expect.answer_mentions ?? [],
         ...(c.expect.order ? { order: c.expect.order } : {}),
       },
-      meta: { caseId: `${suite.suite.name}/${c.id}`, repeat: item.repeat, seed: settings.seed, renderer: strategy.label, turn: 0 },
+      meta: {
+        caseId: `${suite.suite.name}/${c.id}`,
+        repeat: item.repeat,
+        seed: settings.seed,
+        renderer: strategy.label,
+        turn: 0,
+      },
     };
     const limits = { maxTurns: c.maxTurns ?? settings.maxTurns, turnMs: settings.turnMs, toolMs: settings.toolMs };
     transcript = await runAgentLoop(request, provider.provider, session, limits, signal);

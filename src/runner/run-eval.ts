@@ -4,9 +4,9 @@ import type { LoadedSuite } from '../config/load-suite.js';
 import type { ProviderSlot, Strategy } from '../config/resolve.js';
 import type { CaseRecord, RunHeader } from '../contracts/run-log.js';
 import { RunAggregate } from '../report/aggregate.js';
+import { type PlanItem, plan } from './plan.js';
 import { type CaseSettings, runCase } from './run-case.js';
 import { RunLogWriter } from './run-log-writer.js';
-import { type PlanItem, plan } from './plan.js';
 
 export interface EvalInput {
   header: RunHeader;

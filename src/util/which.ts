@@ -5,7 +5,10 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 export function which(command: string, cwd: string = process.cwd()): string | undefined {
   const candidates = command.includes('/')
     ? [isAbsolute(command) ? command : resolve(cwd, command)]
-    : (process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, command));
+    : (process.env.PATH ?? '')
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(dir, command));
   for (const candidate of candidates) {
     try {
       if (!statSync(candidate).isFile()) continue;

@@ -1,0 +1,192 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { toNeutral } from './to-neutral.js';
+import type { Fault, FaultPlan, LlmApi, LlmMockHandle, LlmMockOptions, MockReply, RecordedRequest } from './types.js';
+import { errorBody, estimateUsage, malformedFrame, type WireContext, type WireOutput } from './wire-output.js';
+import { anthropicJson, anthropicStream } from './write-anthropic.js';
+import { ollamaJson, ollamaStream } from './write-ollama.js';
+import { openaiJson, openaiStream } from './write-openai.js';
+
+const ROUTES: Record<string, LlmApi> = {
+  '/v1/chat/completions': 'openai',
+  '/chat/completions': 'openai',
+  '/v1/messages': 'anthropic',
+  '/api/chat': 'ollama',
+};
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function render(api: LlmApi, stream: boolean, reply: MockReply, ctx: WireContext): WireOutput {
+  switch (api) {
+    case 'openai':
+      return stream ? openaiStream(reply, ctx) : openaiJson(reply, ctx);
+    case 'anthropic':
+      return stream ? anthropicStream(reply, ctx) : anthropicJson(reply, ctx);
+    case 'ollama':
+      return stream ? ollamaStream(reply, ctx) : ollamaJson(reply, ctx);
+  }
+}
+
+function authorised(req: IncomingMessage, key: string | undefined): boolean {
+  if (key === undefined) return true;
+  return req.headers.authorization === `Bearer ${key}` || req.headers['x-api-key'] === key;
+}
+
+/**
+ * A wire-protocol mock of the OpenAI, Anthropic and Ollama chat APIs on loopback (node:http, no dependency), so
+ * tests drive the real SDK clients. Hand-written on purpose: fault injection needs byte-level control of streams.
+ */
+export async function startLlmMock(options: LlmMockOptions): Promise<LlmMockHandle> {
+  const requests: RecordedRequest[] = [];
+  const perPath = new Map<string, number>();
+  const timers = new Set<NodeJS.Timeout>();
+  let count = 0;
+
+  const faultFor = (plan: FaultPlan | undefined, n: number, path: string): Fault | undefined => {
+    const seen = perPath.get(path) ?? 0;
+    perPath.set(path, seen + 1);
+    const byRequest = plan?.byRequest?.[n];
+    if (byRequest) return byRequest;
+    const byPath = plan?.byPath?.[path];
+    return Array.isArray(byPath) ? byPath[seen] : byPath;
+  };
+
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        resolve();
+      }, ms);
+      timers.add(t);
+    });
+
+  const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    if (res.destroyed) return;
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const text = await readBody(req);
+    const n = ++count;
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      // kept as text; answered below with 400
+    }
+    const api = ROUTES[path];
+    const record: RecordedRequest = {
+      requestNumber: n,
+      at: Date.now(),
+      method: req.method ?? 'GET',
+      path,
+      headers: { ...req.headers },
+      body,
+    };
+    requests.push(record);
+    if (req.method === 'GET' && path === '/') return sendJson(res, 200, { status: 'ok', apis: Object.keys(ROUTES) });
+    if (!api || req.method !== 'POST') return sendJson(res, 404, { error: `no route ${req.method} ${path}` });
+    record.api = api;
+    if (typeof body !== 'object' || body === null) return sendJson(res, 400, errorBody(api, 400, 'body is not JSON'));
+    const neutral = toNeutral(api, body);
+    record.neutral = neutral;
+
+    const fault = faultFor(options.faults, n, path);
+    if (fault) record.fault = fault;
+    if (fault?.delayMs) await wait(fault.delayMs);
+    if (res.destroyed) return;
+    if (!authorised(req, options.apiKey)) {
+      // Like the real APIs, the message quotes the key it got: the client side must redact it.
+      const got = req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '') ?? '(none)';
+      return sendJson(res, 401, errorBody(api, 401, `Incorrect API key provided: ${String(got)}`));
+    }
+    if (fault?.status) {
+      const headers: Record<string, string> = {};
+      if (fault.retryAfter !== undefined) headers['retry-after'] = fault.retryAfter;
+      if (fault.retryAfterMs !== undefined) headers['retry-after-ms'] = String(fault.retryAfterMs);
+      // Tell the SDKs not to retry on their own (they are configured with maxRetries 0 anyway).
+      headers['x-should-retry'] = 'false';
+      return sendJson(
+        res,
+        fault.status,
+        errorBody(api, fault.status, fault.message ?? `injected ${fault.status}`),
+        headers,
+      );
+    }
+
+    let reply: MockReply;
+    try {
+      reply = await options.responder(neutral, { requestNumber: n });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return sendJson(res, 500, errorBody(api, 500, message));
+    }
+    const b = body as Record<string, unknown>;
+    const includeUsage = (b.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+    const usage = reply.usage ?? estimateUsage(text, reply);
+    const out = render(api, neutral.stream, reply, { model: neutral.model, requestNumber: n, usage, includeUsage });
+    writeOutput(res, api, out, neutral.stream, fault);
+  }
+
+  function writeOutput(res: ServerResponse, api: LlmApi, out: WireOutput, stream: boolean, fault?: Fault): void {
+    if (res.destroyed) return;
+    if (!stream) {
+      const full = fault?.malformed ? '{"id": "broken", "choices": [' : (out.frames[0] ?? '');
+      res.writeHead(200, { 'content-type': out.contentType, 'content-length': Buffer.byteLength(full) });
+      if (fault?.truncateAfterFrames !== undefined) {
+        res.write(full.slice(0, Math.floor(full.length / 2)));
+        res.socket?.destroy();
+        return;
+      }
+      res.end(full);
+      return;
+    }
+    const frames = [...out.frames];
+    if (fault?.malformed) frames.splice(1, 0, malformedFrame(api));
+    res.writeHead(200, { 'content-type': out.contentType, 'cache-control': 'no-cache', connection: 'keep-alive' });
+    if (fault?.truncateAfterFrames !== undefined) {
+      const cut = frames.slice(0, fault.truncateAfterFrames).join('');
+      // Flush what was sent, then drop the connection mid-stream.
+      res.write(cut, () => res.socket?.destroy());
+      return;
+    }
+    res.end(frames.join(''));
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+      else res.destroy();
+    });
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const t of timers) clearTimeout(t);
+        timers.clear();
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { BuiltinServer } from '../../src/contracts/mock-server.js';
+import { ToolgaugeError } from '../../src/errors.js';
+
+/**
+ * Serves a bundled server over stdio. Resolves once the server is connected; the process then lives as long
+ * as stdin is open. Nothing but MCP messages goes to stdout; the one log line goes to stderr.
+ */
+export async function serveStdio(builtin: BuiltinServer, io?: { stdin?: Readable; stdout?: Writable }): Promise<void> {
+  const server = builtin.create();
+  await server.connect(new StdioServerTransport(io?.stdin, io?.stdout));
+  process.stderr.write(`toolgauge: '${builtin.name}' MCP server on stdio (${builtin.toolCount} tools)\n`);
+}
+
+export interface HttpServeOptions {
+  /** 0 picks a free port; the returned url carries the real one. */
+  port: number;
+  /** Interface to bind (default 127.0.0.1). Requests are accepted only with loopback Host/Origin headers. */
+  host?: string;
+}
+
+export interface HttpServeHandle {
+  /** `http://127.0.0.1:<port>/mcp` */
+  url: string;
+  close(): Promise<void>;
+}
+
+const MCP_PATH = '/mcp';
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** `127.0.0.1:8080` / `[::1]:8080` / `localhost` → host name without port. */
+function hostnameOf(hostHeader: string): string {
+  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1);
+  return hostHeader.split(':')[0] ?? '';
+}
+
+/**
+ * DNS-rebinding guard (the SDK's `allowedHosts` option is deprecated in favour of middleware; plain node:http
+ * has none, so this is the few lines of it): only loopback Host headers and, when sent, loopback Origins.
+ */
+export function isLoopbackRequest(headers: IncomingMessage['headers']): boolean {
+  const host = headers.host;
+  if (!host || !LOOPBACK.has(hostnameOf(host).toLowerCase())) return false;
+  const origin = headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return LOOPBACK.has(new URL(origin).hostname.toLowerCase());
+  } catch {
+    return false;
+  }
+}
+
+function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+class BodyError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BodyError(413, -32600, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new BodyError(400, -32700, 'Parse error: the request body is not valid JSON');
+  }
+}
+
+const isInitialize = (body: unknown): boolean =>
+  Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+
+/**
+ * Serves a bundled server over Streamable HTTP with stateful sessions: each `initialize` gets its own
+ * `create()`d server (fresh state) and an `mcp-session-id`; DELETE ends the session.
+ */
+export async function serveHttp(builtin: BuiltinServer, opts: HttpServeOptions): Promise<HttpServeHandle> {
+  const host = opts.host ?? '127.0.0.1';
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!isLoopbackRequest(req.headers)) {
+      sendJsonRpcError(res, 403, -32000, 'Forbidden: only loopback Host and Origin headers are accepted');
+      return;
+    }
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_PATH) {
+      sendJsonRpcError(res, 404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}`);
+      return;
+    }
+    const sessionHeader = req.headers['mcp-session-id'];
+    const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
+    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    if (sessionId) {
+      const session = sessions.get(sessionId);
+      if (!session) {
+        sendJsonRpcError(res, 404, -32001, 'Session not found: initialize a new session');
+        return;
+      }
+      await session.transport.handleRequest(req, res, body);
+      return;
+    }
+    if (req.method !== 'POST' || !isInitialize(body)) {
+      sendJsonRpcError(res, 400, -32000, 'Bad Request: no valid mcp-session-id header; send initialize first');
+      return;
+    }
+    const server = builtin.create();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, server });
+      },
+    });
+    server.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      if (e instanceof BodyError) sendJsonRpcError(res, e.status, e.code, e.message);
+      else {
+        process.stderr.write(
+          `toolgauge: ${builtin.name} HTTP handler failed: ${e instanceof Error ? e.message : String(e)}\n`,
+        );
+        sendJsonRpcError(res, 500, -32603, 'Internal server error');
+      }
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', (e) =>
+      reject(
+        new ToolgaugeError(
+          'SERVER_START',
+          `cannot serve '${builtin.name}' on ${host}:${opts.port}: ${e.message}`,
+          {},
+          { cause: e },
+        ),
+      ),
+    );
+    http.listen(opts.port, host, () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}${MCP_PATH}`,
+    async close() {
+      const open = [...sessions.values()];
+      sessions.clear();
+      await Promise.allSettled(open.map((s) => s.server.close()));
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { ProviderFactory } from '../../src/contracts/provider.js';
+import { ToolgaugeError } from '../../src/errors.js';
+import { readKey, registerHeaderSecrets } from '../shared/env.js';
+import { parseProviderOptions } from '../shared/options.js';
+import { createAnthropicProvider } from './anthropic-provider.js';
+
+export { type AnthropicProviderSettings, createAnthropicProvider } from './anthropic-provider.js';
+
+export const anthropicFactory: ProviderFactory = {
+  prefix: 'anthropic',
+  description:
+    'Anthropic Messages via the official @anthropic-ai/sdk (key: ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL optional)',
+  create(model, rawOptions, ctx) {
+    const id = `anthropic:${model}`;
+    const options = parseProviderOptions(id, rawOptions);
+    if (options.temperature !== undefined) {
+      // The Messages API of @anthropic-ai/sdk 1.12 has no `temperature` (deprecated upstream): say so, don't drop it.
+      throw new ToolgaugeError(
+        'CONFIG_INVALID',
+        `provider ${id}: option temperature is not supported by the Anthropic Messages API`,
+        {
+          provider: id,
+        },
+      );
+    }
+    registerHeaderSecrets(options.headers);
+    const apiKey = readKey(ctx.env, options.apiKeyEnv ?? 'ANTHROPIC_API_KEY', id, true) as string;
+    const baseURL = options.baseURL ?? ctx.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com';
+    return createAnthropicProvider({ id, model, options, apiKey, baseURL });
+  },
+};

@@ -1,0 +1,23 @@
+import type { ProviderFactory } from '../../src/contracts/provider.js';
+import { readKey, registerHeaderSecrets } from '../shared/env.js';
+import { parseProviderOptions } from '../shared/options.js';
+import { createOllamaProvider } from './ollama-provider.js';
+
+export { createOllamaProvider, type OllamaProviderSettings } from './ollama-provider.js';
+
+export const ollamaFactory: ProviderFactory = {
+  prefix: 'ollama',
+  description: 'Ollama /api/chat via the official ollama client (host: OLLAMA_HOST or option baseURL; no key needed)',
+  create(model, rawOptions, ctx) {
+    const id = `ollama:${model}`;
+    const options = parseProviderOptions(id, rawOptions);
+    registerHeaderSecrets(options.headers);
+    // ollama-js does not read OLLAMA_HOST itself, so we pass the host explicitly.
+    const host = options.baseURL ?? ctx.env.OLLAMA_HOST ?? 'http://127.0.0.1:11434';
+    const headers: Record<string, string> = { ...options.headers };
+    // A hosted Ollama (or a proxy in front of one) may want a bearer key: only when `apiKeyEnv` is set.
+    const key = options.apiKeyEnv ? readKey(ctx.env, options.apiKeyEnv, id, true) : undefined;
+    if (key) headers.Authorization = `Bearer ${key}`;
+    return createOllamaProvider({ id, model, options, host, ...(Object.keys(headers).length ? { headers } : {}) });
+  },
+};

@@ -1,0 +1,27 @@
+import type { ProviderFactory } from '../../src/contracts/provider.js';
+import { readKey, registerHeaderSecrets } from '../shared/env.js';
+import { parseProviderOptions } from '../shared/options.js';
+import { createOpenAIProvider } from './openai-provider.js';
+
+export { createOpenAIProvider, type OpenAIProviderSettings } from './openai-provider.js';
+
+export const openaiFactory: ProviderFactory = {
+  prefix: 'openai',
+  description: 'OpenAI Chat Completions via the official openai SDK (key: OPENAI_API_KEY; OPENAI_BASE_URL optional)',
+  create(model, rawOptions, ctx) {
+    const id = `openai:${model}`;
+    const options = parseProviderOptions(id, rawOptions);
+    registerHeaderSecrets(options.headers);
+    const apiKey = readKey(ctx.env, options.apiKeyEnv ?? 'OPENAI_API_KEY', id, true) as string;
+    const baseURL = options.baseURL ?? ctx.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+    return createOpenAIProvider({
+      id,
+      kind: 'openai',
+      model,
+      options,
+      apiKey,
+      baseURL,
+      wire: { maxTokensField: 'max_completion_tokens' },
+    });
+  },
+};

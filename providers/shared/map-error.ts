@@ -1,0 +1,88 @@
+import { type ErrorCode, ToolgaugeError } from '../../src/errors.js';
+import { redactText } from './redact.js';
+import { type HeadersLike, retryAfterMs } from './retry.js';
+
+/** What we learned from an SDK's error, in SDK-independent terms. */
+export interface ErrorFacts {
+  kind: 'http' | 'network' | 'timeout' | 'aborted' | 'bad-response';
+  status?: number;
+  headers?: HeadersLike;
+  message: string;
+}
+
+function codeFor(facts: ErrorFacts): ErrorCode {
+  switch (facts.kind) {
+    case 'http':
+      if (facts.status === 401 || facts.status === 403) return 'PROVIDER_AUTH';
+      if (facts.status === 429) return 'PROVIDER_RATE_LIMIT';
+      return 'PROVIDER_HTTP';
+    case 'network':
+      return 'PROVIDER_NETWORK';
+    case 'timeout':
+      return 'PROVIDER_TIMEOUT';
+    case 'aborted':
+      return 'ABORTED';
+    case 'bad-response':
+      return 'PROVIDER_BAD_RESPONSE';
+  }
+}
+
+/** A typed, redacted ToolgaugeError: `details` carries provider, status and retryAfterMs when known. */
+export function providerError(providerId: string, facts: ErrorFacts, cause?: unknown): ToolgaugeError {
+  const code = codeFor(facts);
+  const message = redactText(facts.message).slice(0, 2000);
+  const prefix = facts.status === undefined ? '' : `HTTP ${facts.status}: `;
+  const details: Record<string, unknown> = { provider: providerId };
+  if (facts.status !== undefined) details.status = facts.status;
+  const wait = retryAfterMs(facts.headers);
+  if (wait !== undefined) details.retryAfterMs = wait;
+  // The cause is kept only as a redacted message: SDK errors can hold request options and headers.
+  const safeCause = cause instanceof Error ? new Error(redactText(cause.message)) : undefined;
+  return new ToolgaugeError(
+    code,
+    `provider ${providerId}: ${prefix}${message}`,
+    details,
+    safeCause ? { cause: safeCause } : undefined,
+  );
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+    return `${error.message}${cause}`;
+  }
+  return String(error);
+}
+
+/**
+ * Classifies errors of the openai and @anthropic-ai/sdk clients (same class layout: APIError with `status` and
+ * `headers`, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError), ollama's ResponseError
+ * (`status_code`) and undici/fetch errors. Anything else is a response we could not understand.
+ */
+export function classifySdkError(error: unknown): ErrorFacts {
+  const e = error as {
+    name?: string;
+    status?: unknown;
+    status_code?: unknown;
+    headers?: HeadersLike;
+    error?: unknown;
+  } | null;
+  const message = messageOf(error);
+  // openai's error classes leave `name` as 'Error'; the constructor name is the reliable tag in both SDKs.
+  const ctor = (error as { constructor?: { name?: string } } | null)?.constructor?.name;
+  const name = e?.name && e.name !== 'Error' ? e.name : (ctor ?? '');
+  if (typeof e?.status === 'number') return { kind: 'http', status: e.status, headers: e.headers, message };
+  if (name === 'ResponseError' && typeof e?.status_code === 'number') {
+    return { kind: 'http', status: e.status_code, message };
+  }
+  if (name === 'APIConnectionTimeoutError' || name === 'TimeoutError') return { kind: 'timeout', message };
+  if (name === 'APIUserAbortError' || name === 'AbortError') return { kind: 'aborted', message };
+  if (name === 'APIConnectionError') return { kind: 'network', message };
+  if (error instanceof TypeError && /fetch failed|terminated|socket|network|ECONN|other side closed/i.test(message)) {
+    return { kind: 'network', message };
+  }
+  if (/ECONNRESET|ECONNREFUSED|EPIPE|socket hang up|terminated|other side closed/i.test(message)) {
+    return { kind: 'network', message };
+  }
+  return { kind: 'bad-response', message };
+}

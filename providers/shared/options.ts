@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { ToolgaugeError } from '../../src/errors.js';
+
+/** Which tool the model must use: the API's own words are mapped per provider. */
+export const toolChoiceSchema = z.union([
+  z.enum(['auto', 'required', 'none']),
+  z.object({ name: z.string().min(1) }).strict(),
+]);
+export type ToolChoice = z.infer<typeof toolChoiceSchema>;
+
+/** Options every SDK provider accepts in the config (`providers: [{id: 'openai:gpt-4o-mini', options: {...}}]`). */
+export const providerOptionsSchema = z
+  .object({
+    baseURL: z.string().url().optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    maxTokens: z.number().int().positive().optional(),
+    toolChoice: toolChoiceSchema.optional(),
+    stream: z.boolean().default(false),
+    timeoutMs: z.number().int().positive().default(120_000),
+    maxRetries: z.number().int().min(0).max(20).default(3),
+    concurrency: z.number().int().positive().default(4),
+    rpm: z.number().positive().optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
+      .optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    /** Base of the exponential backoff between retries (tests make it small). */
+    retryBaseMs: z.number().int().min(0).default(500),
+    /** Upper bound for one backoff delay (a longer Retry-After is still honoured). */
+    retryMaxMs: z.number().int().min(0).default(30_000),
+  })
+  .strict();
+
+export type ProviderOptions = z.output<typeof providerOptionsSchema>;
+
+/** Validates a provider's options; unknown keys and bad values are CONFIG_INVALID naming the provider and key. */
+export function parseProviderOptions(providerId: string, options: Record<string, unknown>): ProviderOptions {
+  const parsed = providerOptionsSchema.safeParse(options ?? {});
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((issue) => {
+    const where = issue.path.length ? issue.path.join('.') : '(options)';
+    if (issue.code === 'unrecognized_keys') {
+      const valid = Object.keys(providerOptionsSchema.shape).join(', ');
+      return `unknown option(s) ${issue.keys.map((k) => `'${k}'`).join(', ')}; valid options: ${valid}`;
+    }
+    return `${where}: ${issue.message}`;
+  });
+  throw new ToolgaugeError('CONFIG_INVALID', `provider ${providerId}: ${problems.join('; ')}`, {
+    provider: providerId,
+    issues: problems,
+  });
+}

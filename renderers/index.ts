@@ -1,0 +1,35 @@
+import type { Renderer } from '../src/contracts/renderer.js';
+import { ToolgaugeError } from '../src/errors.js';
+import { cachedSchemas } from './cached-schemas.js';
+import { fullDetails } from './full-details.js';
+import { namesOnly } from './names-only.js';
+import { nativeFunctions } from './native-functions.js';
+
+export const renderers = {
+  'names-only': namesOnly,
+  'full-details': fullDetails,
+  'native-functions': nativeFunctions,
+  'cached-schemas': cachedSchemas,
+} satisfies Record<string, Renderer>;
+
+export type RendererName = keyof typeof renderers;
+
+/** The bundled renderer called `name`; an unknown name is a config error listing the valid ones. */
+export function getRenderer(name: string): Renderer {
+  if (Object.hasOwn(renderers, name)) return renderers[name as RendererName];
+  throw new ToolgaugeError(
+    'UNKNOWN_RENDERER',
+    `unknown renderer "${name}"; valid renderers: ${Object.keys(renderers).join(', ')}`,
+    { name, valid: Object.keys(renderers) },
+  );
+}
+
+export { renderNativeTools } from './native-functions.js';
+export {
+  asObjectSchema,
+  isObjectSchema,
+  normalizeSchema,
+  type ObjectSchema,
+  type PropertySchema,
+} from './parts/schema-normalize.js';
+export { nativeToolNames, resolveTextToolName, sortTools, textToolNames } from './parts/tool-names.js';

@@ -1,0 +1,117 @@
+import type { ExpectedCall } from '../contracts/suite.js';
+import type { ToolDef } from '../contracts/tool.js';
+import { show } from './transcript-calls.js';
+
+/**
+ * BFCL's value rules (eval_checker/ast_eval/ast_checker.py), re-implemented from its documented behaviour:
+ * per-parameter lists of allowed values, `""` = may be omitted, int accepted where a float is expected
+ * (never a float for an int), strings compared after BFCL's standardisation, lists element-wise in order,
+ * dicts key by key (nested dict values are allowed-value lists, as in BFCL's possible answers).
+ */
+
+/** BFCL `standardize_string`: drop spaces and `,./-_*^`, lowercase, `'` → `"`. */
+export function standardizeString(s: string): string {
+  return s
+    .replace(/[ ,./\-_*^]/g, '')
+    .toLowerCase()
+    .replaceAll("'", '"');
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Whether `actual` equals one allowed value under BFCL's rules. */
+export function valueEquals(actual: unknown, expected: unknown): boolean {
+  if (typeof expected === 'string')
+    return typeof actual === 'string' && standardizeString(actual) === standardizeString(expected);
+  if (typeof expected === 'number') return typeof actual === 'number' && actual === expected;
+  if (Array.isArray(expected)) {
+    return (
+      Array.isArray(actual) && actual.length === expected.length && expected.every((e, i) => valueEquals(actual[i], e))
+    );
+  }
+  if (isRecord(expected)) {
+    if (!isRecord(actual)) return false;
+    for (const key of Object.keys(actual)) if (!(key in expected)) return false;
+    for (const [key, allowed] of Object.entries(expected)) {
+      const list = Array.isArray(allowed) ? allowed : [allowed];
+      if (!(key in actual)) {
+        if (!list.includes('')) return false;
+        continue;
+      }
+      if (!list.some((v) => valueEquals(actual[key], v))) return false;
+    }
+    return true;
+  }
+  return actual === expected;
+}
+
+/** `true` when the model wrote `param` as a float literal (`5.0`, `1e3`): JSON and JS erase the difference. */
+export function writtenAsFloat(rawArgs: string, param: string): boolean {
+  const name = param.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?:^|[\\s,{(])["']?${name}["']?\\s*[:=]\\s*-?\\d+(?:\\.\\d*|[eE])`).test(rawArgs);
+}
+
+function schemaProps(tool: ToolDef | undefined): { props?: Record<string, unknown>; required: string[] } {
+  const schema = tool?.inputSchema ?? {};
+  const props = isRecord(schema.properties) ? schema.properties : undefined;
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((r): r is string => typeof r === 'string')
+    : [];
+  return props ? { props, required } : { required };
+}
+
+function typeOf(prop: unknown): unknown {
+  return isRecord(prop) ? prop.type : undefined;
+}
+
+export interface CallLike {
+  tool: string;
+  args: unknown;
+  rawArgs: string;
+}
+
+/**
+ * Problems that stop `call` from matching `expected` (empty = match). Each names the parameter and the
+ * value, e.g. `sheet_name='sheet1'; expected one of ['Sheet1']`.
+ */
+export function matchCall(call: CallLike, expected: ExpectedCall, tool: ToolDef | undefined): string[] {
+  if (call.tool !== expected.tool) return [`called ${call.tool}; expected ${expected.tool}`];
+  if (!isRecord(call.args)) return [`arguments of ${call.tool} are not an object: ${show(call.args)}`];
+  const args = call.args;
+  const { props, required } = schemaProps(tool);
+  const problems: string[] = [];
+  const want = expected.args;
+  for (const [param, value] of Object.entries(args)) {
+    if (props && !(param in props)) problems.push(`unknown parameter ${param}=${show(value)} (not in the schema)`);
+    else if (want && !(param in want)) problems.push(`unexpected parameter ${param}=${show(value)}`);
+  }
+  for (const param of required) {
+    if (!(param in args) && !(want && param in want)) problems.push(`missing required parameter ${param}`);
+  }
+  for (const [param, allowed] of Object.entries(want ?? {})) {
+    if (!(param in args)) {
+      if (allowed.includes('')) continue;
+      const kind = required.includes(param) ? 'required ' : '';
+      problems.push(`missing ${kind}parameter ${param}; expected one of ${show(allowed)}`);
+      continue;
+    }
+    const value = args[param];
+    const type = typeOf(props?.[param]);
+    if (
+      typeof value === 'number' &&
+      type === 'integer' &&
+      (!Number.isInteger(value) || writtenAsFloat(call.rawArgs, param))
+    ) {
+      problems.push(
+        `${param}=${Number.isInteger(value) ? `${value}.0` : value} is a float; the schema asks for an integer`,
+      );
+      continue;
+    }
+    if (!allowed.some((v) => valueEquals(value, v))) {
+      problems.push(`${param}=${show(value)}; expected one of ${show(allowed.filter((v) => v !== ''))}`);
+    }
+  }
+  return problems;
+}

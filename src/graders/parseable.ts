@@ -1,0 +1,67 @@
+import type { Grade, GradeInput, Grader } from '../contracts/grade.js';
+import type { ParsedCall } from '../contracts/parse.js';
+import { acceptedCalls } from '../parse/index.js';
+import { expectsCalls, fenceLabel, isWrapped } from './transcript-calls.js';
+
+const NAME = 'parseable';
+const ATTEMPT_CODES = new Set(['unparseable-arguments', 'wrong-shape']);
+
+export const parseable: Grader = {
+  name: NAME,
+  description:
+    'At least one call in the protocol the request asked for, with arguments that parse. Calls that only parse after unfencing or repair fail, recorded as lenient (would parse with a lenient detector).',
+  grade(input: GradeInput): Grade | null {
+    if (!expectsCalls(input.case)) return null;
+    const { protocol, transcript } = input;
+    const strict = transcript.turns.flatMap((t) => acceptedCalls(t.parse, protocol));
+    const all = transcript.turns.flatMap((t) => t.parse.calls);
+    if (strict.length > 0) {
+      return {
+        grader: NAME,
+        pass: true,
+        score: 1,
+        reason: `${strict.length} call(s) in the ${protocol} protocol: ${unique(strict).join(', ')}`,
+        data: { level: 'strict', lenient: true, calls: strict.length },
+      };
+    }
+    if (all.length > 0) {
+      const wrapped = all.find(isWrapped);
+      const level = wrapped ? 'fenced' : 'repaired';
+      const how = wrapped
+        ? `only inside ${fenceLabel(wrapped)} ${wrapped.via === 'inline-code' ? 'inline code' : 'fence'}`
+        : describe(all[0] as ParsedCall);
+      return {
+        grader: NAME,
+        pass: false,
+        score: 0,
+        reason: `${unique(all).join(', ')} call found ${how}; a strict ${protocol} detector misses it (would parse with a lenient detector)`,
+        data: { level, lenient: true, via: [...new Set(all.map((c) => c.via))] },
+      };
+    }
+    const attempts = transcript.turns.flatMap((t) => t.parse.diagnostics.filter((d) => ATTEMPT_CODES.has(d.code)));
+    const think = transcript.turns.flatMap((t) => t.parse.diagnostics.filter((d) => d.code === 'call-in-think'));
+    const notes = [
+      attempts.length > 0
+        ? `${attempts.length} malformed attempt(s): ${attempts.map((d) => d.message).join('; ')}`
+        : '',
+      think.length > 0 ? `${think.length} call(s) only inside a reasoning block` : '',
+    ].filter(Boolean);
+    return {
+      grader: NAME,
+      pass: false,
+      score: 0,
+      reason: `no call found in the ${protocol} protocol${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`,
+      data: { level: 'none', lenient: false, attempts: attempts.length, callsInThink: think.length },
+    };
+  },
+};
+
+function unique(calls: ParsedCall[]): string[] {
+  return [...new Set(calls.map((c) => c.name))];
+}
+
+function describe(c: ParsedCall): string {
+  if (c.repaired) return `with arguments that only parse after jsonrepair (${c.via})`;
+  if (c.via === 'native') return 'as a native tool call';
+  return `in the ${c.via} shape`;
+}

@@ -1,0 +1,67 @@
+import type { ParsedCall } from '../contracts/parse.js';
+import type { SuiteCase } from '../contracts/suite.js';
+import type { Transcript } from '../contracts/transcript.js';
+import { canonicalJson } from '../util/canonical-json.js';
+
+/** A call the model made, with the tool it addresses (native names mapped back through `request.tools`). */
+export interface CallRef {
+  call: ParsedCall;
+  turn: number;
+  tool: string;
+}
+
+/** Every call in every turn, any shape (the lenient view). */
+export function allCalls(transcript: Transcript): CallRef[] {
+  const refs: CallRef[] = [];
+  for (const turn of transcript.turns) {
+    for (const call of turn.parse.calls) {
+      const rendered = turn.request.tools?.find((t) => t.name === call.name);
+      refs.push({ call, turn: turn.index, tool: rendered?.target.tool ?? call.name });
+    }
+  }
+  return refs;
+}
+
+export function callKey(tool: string, args: unknown): string {
+  return `${tool}\u0000${canonicalJson(args)}`;
+}
+
+/** Consecutive identical calls (a loop) count once. */
+export function dedupeConsecutive(refs: CallRef[]): CallRef[] {
+  return refs.filter((r, i) => {
+    const prev = refs[i - 1];
+    return !prev || callKey(prev.tool, prev.call.args) !== callKey(r.tool, r.call.args);
+  });
+}
+
+export function expectsCalls(c: SuiteCase): boolean {
+  return !c.expect.no_call && (c.expect.calls?.length ?? 0) > 0;
+}
+
+/** How a wrapped call reads in a report: ```` ```tool_call ````, ```` ``` ````, or `` ` `` for inline code. */
+export function fenceLabel(call: ParsedCall): string {
+  if (call.via === 'inline-code') return '`';
+  return `\`\`\`${call.fence ?? ''}`;
+}
+
+export function isWrapped(call: ParsedCall): boolean {
+  return call.via === 'fenced' || call.via === 'inline-code';
+}
+
+/** Python-like rendering for reasons: strings quoted, lists bracketed (matches BFCL's possible-answer look). */
+export function show(value: unknown): string {
+  if (typeof value === 'string') return `'${value}'`;
+  if (Array.isArray(value)) return `[${value.map(show).join(', ')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${k}: ${show(v)}`)
+      .join(', ')}}`;
+  }
+  return String(value);
+}
+
+export function showCall(tool: string, args: unknown): string {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return `${tool}(${show(args)})`;
+  const parts = Object.entries(args).map(([k, v]) => `${k}=${show(v)}`);
+  return `${tool}(${parts.join(', ')})`;
+}

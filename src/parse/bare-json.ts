@@ -1,0 +1,84 @@
+import { callsFromValue, rawArgsOf } from './call-object.js';
+import { emptyFound, type Found, isIntroducedAsExample } from './found-call.js';
+import { parseJsonText } from './json-args.js';
+import { scanBalanced, skipSpace } from './json-scan.js';
+
+/**
+ * Bare JSON call objects/arrays outside tags and fences: `{"name": …, "arguments": …}` or an array of them.
+ * When the JSON is the whole reply the shape is `json` (the json protocol); inside prose it is `bare-json`.
+ * Objects without both a tool name and arguments are prose data, not calls.
+ * Each candidate scan costs up to the rest of the text, so a budget of a few passes over the reply bounds
+ * the total work (100k unclosed braces would otherwise be quadratic); past it, scanning stops and says so.
+ */
+export function findBareJsonCalls(text: string): Found {
+  const found = emptyFound();
+  const first = skipSpace(text, 0);
+  const last = text.trimEnd().length;
+  let budget = 4 * text.length + 10_000;
+  let repairTried = false;
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i];
+    if ((ch !== '{' && ch !== '[') || !looksLikeStart(text, i)) {
+      i++;
+      continue;
+    }
+    if (budget <= 0) {
+      found.diagnostics.push({ code: 'other', message: 'bare JSON scan stopped: scan budget exhausted', span: [i, i] });
+      break;
+    }
+    const scan = scanBalanced(text, i);
+    budget -= scan.end - i;
+    if (!scan.closed && repairTried) {
+      i++;
+      continue;
+    }
+    const slice = text.slice(i, scan.end);
+    if (!scan.closed) {
+      repairTried = true;
+      if (!/"(?:name|tool_name|function)"/.test(slice.slice(0, 2000))) {
+        i++;
+        continue;
+      }
+    }
+    const parsed = parseJsonText(slice);
+    const calls = parsed.ok ? callsFromValue(parsed.value, true) : [];
+    if (calls.length === 0) {
+      i = scan.closed ? scan.end : i + 1;
+      continue;
+    }
+    const span: [number, number] = [i, scan.end];
+    found.spans.push(span);
+    i = scan.end;
+    if (isIntroducedAsExample(text, span[0])) {
+      found.diagnostics.push({ code: 'quoted-example', message: 'a JSON call shown as an example', span });
+      continue;
+    }
+    const whole = span[0] === first && scan.end >= last;
+    for (const c of calls) {
+      if (c.badArgs) {
+        found.diagnostics.push({ code: 'unparseable-arguments', message: `arguments of ${c.name} are not JSON`, span });
+        continue;
+      }
+      found.calls.push({
+        name: c.name,
+        args: c.args,
+        rawArgs: calls.length === 1 ? rawArgsOf(slice) : JSON.stringify(c.args),
+        shape: whole ? 'json' : 'bare-json',
+        repaired: (parsed.ok && parsed.repaired) || c.repaired,
+        truncated: !scan.closed,
+        doubleEncoded: (parsed.ok && parsed.doubleEncoded) || c.doubleEncoded,
+        span,
+        ...(c.id !== undefined ? { id: c.id } : {}),
+      });
+    }
+  }
+  return found;
+}
+
+/** `{` followed by a quoted key, or `[` followed by `{`: the only starts a call object can have. */
+function looksLikeStart(text: string, i: number): boolean {
+  const j = skipSpace(text, i + 1);
+  const next = text[j];
+  return text[i] === '{' ? next === '"' || next === "'" : next === '{';
+}

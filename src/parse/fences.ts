@@ -1,0 +1,108 @@
+import type { Diagnostic } from '../contracts/parse.js';
+import { type Found, type FoundCall, isIntroducedAsExample } from './found-call.js';
+import { callsInBody } from './json-body.js';
+import { findXmlTagCalls } from './xml-tags.js';
+
+export interface FencedCall extends FoundCall {
+  /** Info string of the fence (`tool_call`, `json`, `xml`, `python`, `` for a bare fence). */
+  fence: string;
+  inline: boolean;
+}
+
+export interface FenceFound {
+  text: string;
+  calls: FencedCall[];
+  diagnostics: Diagnostic[];
+  spans: Array<[number, number]>;
+}
+
+/** Info strings that say "this block is a call": an unreadable body is still a call attempt. */
+const CALL_FENCES = new Set(['tool_call', 'tool', 'function_call', 'tool_code']);
+
+/**
+ * Calls inside ```` ``` ```` fences (any info string; an unclosed fence runs to the end) and inside inline
+ * backticks. Each body is read as `<tool_call>` tags, a JSON call, or python-call syntax.
+ */
+export function findFencedCalls(text: string): FenceFound {
+  const out: FenceFound = { text, calls: [], diagnostics: [], spans: [] };
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('```', from);
+    if (open < 0) break;
+    let tick = open + 3;
+    while (text[tick] === '`') tick++;
+    const ticks = text.slice(open, tick);
+    const nl = text.indexOf('\n', tick);
+    const infoEnd = nl < 0 ? text.length : nl;
+    const info = text.slice(tick, infoEnd).trim().split(/\s/)[0] ?? '';
+    const bodyStart = Math.min(text.length, infoEnd + 1);
+    const close = text.indexOf(ticks, bodyStart);
+    const bodyEnd = close < 0 ? text.length : close;
+    const end = close < 0 ? text.length : close + ticks.length;
+    out.spans.push([open, end]);
+    addBody(out, text.slice(bodyStart, bodyEnd), bodyStart, [open, end], info.toLowerCase(), false, close < 0);
+    from = end;
+  }
+  return out;
+}
+
+/** Inline code spans `` `…` `` on one line (run after fences are masked). */
+export function findInlineCodeCalls(text: string): FenceFound {
+  const out: FenceFound = { text, calls: [], diagnostics: [], spans: [] };
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('`', from);
+    if (open < 0) break;
+    const close = text.indexOf('`', open + 1);
+    if (close < 0) break;
+    const nl = text.indexOf('\n', open + 1);
+    if (nl >= 0 && nl < close) {
+      from = nl + 1;
+      continue;
+    }
+    const body = text.slice(open + 1, close);
+    // Names alone (`read_data_from_excel`) are prose; only something call-shaped is worth reading.
+    if (/[{(<]/.test(body)) addBody(out, body, open + 1, [open, close + 1], '', true, false);
+    out.spans.push([open, close + 1]);
+    from = close + 1;
+  }
+  return out;
+}
+
+function addBody(
+  out: FenceFound,
+  body: string,
+  offset: number,
+  span: [number, number],
+  fence: string,
+  inline: boolean,
+  truncated: boolean,
+): void {
+  const attempt = !inline && CALL_FENCES.has(fence);
+  let found: Found;
+  if (body.toLowerCase().includes('<tool_call>')) {
+    found = findXmlTagCalls(body);
+    for (const d of found.diagnostics) if (d.span) d.span = [d.span[0] + offset, d.span[1] + offset];
+  } else {
+    found = callsInBody(body, offset, { attempt, truncated, requireArgs: !attempt });
+    if (inline) for (const c of found.calls) if (c.shape === 'json') c.shape = 'bare-json';
+  }
+  if (isIntroducedAsExample(out.text, span[0]) && found.calls.length > 0) {
+    out.diagnostics.push({
+      code: 'quoted-example',
+      message: `a call shown as an example in ${label(fence, inline)}`,
+      span,
+    });
+    return;
+  }
+  for (const c of found.calls) {
+    // Code samples such as `print("hi")` are not tool calls: BFCL-style calls use keyword arguments only.
+    if (c.shape === 'python-call' && !attempt && Object.keys(c.args as object).some((k) => /^_\d+$/.test(k))) continue;
+    out.calls.push({ ...c, span, fence, inline });
+  }
+  out.diagnostics.push(...found.diagnostics);
+}
+
+function label(fence: string, inline: boolean): string {
+  return inline ? 'inline code' : `a \`\`\`${fence} fence`;
+}

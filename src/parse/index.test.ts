@@ -1,0 +1,228 @@
+import { describe, expect, it } from 'vitest';
+import type { Protocol } from '../contracts/model.js';
+import { CASE_000_EXPECTED, CASE_000_PROSE, CASE_001_FENCED, CASE_002_STOPPED } from './golden.js';
+import { acceptedCalls, parseResponse } from './index.js';
+
+const text = (t: string, protocol: Protocol = 'xml-tags') => parseResponse({ text: t, toolCalls: [] }, protocol);
+const codes = (t: string) => text(t).diagnostics.map((d) => d.code);
+
+describe('case-study golden outputs', () => {
+  it('000: the expected <tool_call> with id/tool_name parses strictly', () => {
+    const r = text(CASE_000_EXPECTED);
+    expect(r.calls).toHaveLength(1);
+    expect(r.calls[0]).toMatchObject({
+      name: 'read_data_from_excel',
+      id: 'call_001',
+      via: 'xml-tags',
+      repaired: false,
+      args: { filepath: 'test.xlsx', sheet_name: 'Sheet1' },
+      span: [0, CASE_000_EXPECTED.length],
+    });
+    expect(JSON.parse(r.calls[0]?.rawArgs ?? '')).toEqual({ filepath: 'test.xlsx', sheet_name: 'Sheet1' });
+    expect(acceptedCalls(r, 'xml-tags')).toHaveLength(1);
+  });
+
+  it('000: a prose reply that mentions the arguments is not a call', () => {
+    const r = text(CASE_000_PROSE);
+    expect(r.calls).toEqual([]);
+    expect(r.diagnostics).toEqual([]);
+  });
+
+  it('001: the ```tool_call fenced call is found as fenced, not accepted by the strict detector', () => {
+    const r = text(CASE_001_FENCED);
+    expect(r.calls).toHaveLength(1);
+    const call = r.calls[0];
+    expect(call).toMatchObject({
+      name: 'read_data_from_excel',
+      via: 'fenced',
+      fence: 'tool_call',
+      inner: 'json',
+      repaired: false,
+    });
+    expect(call?.args).toEqual({ filepath: 'myfile.xlsx', sheet_name: 'Sheet1', start_cell: 'A1' });
+    expect(acceptedCalls(r, 'xml-tags')).toEqual([]);
+  });
+
+  it('002: the <tool_call> with elided "..." parses only after repair', () => {
+    const r = text(CASE_002_STOPPED);
+    expect(r.calls).toHaveLength(1);
+    expect(r.calls[0]).toMatchObject({ name: 'read_data_from_excel', via: 'xml-tags', repaired: true, id: 'call_001' });
+    expect(codes(CASE_002_STOPPED)).toContain('repaired');
+    expect(acceptedCalls(r, 'xml-tags')).toEqual([]);
+  });
+});
+
+describe('xml-tags', () => {
+  it('accepts tool_name/parameters, several calls with text around, and reports multiple-calls', () => {
+    const t =
+      'First <tool_call>{"name":"a","arguments":{"x":1}}</tool_call> then <tool_call>{"tool_name":"b","parameters":{"y":"z"}}</tool_call> done.';
+    const r = text(t);
+    expect(r.calls.map((c) => [c.name, c.args])).toEqual([
+      ['a', { x: 1 }],
+      ['b', { y: 'z' }],
+    ]);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['multiple-calls']);
+    expect(t.slice(...(r.calls[1]?.span ?? [0, 0]))).toBe(
+      '<tool_call>{"tool_name":"b","parameters":{"y":"z"}}</tool_call>',
+    );
+  });
+
+  it('a stop tag cut short or missing still closes the call, flagged truncated but accepted', () => {
+    for (const t of [
+      '<tool_call>{"name":"a","arguments":{"x":1}}</tool_call',
+      '<tool_call>\n{"name":"a","arguments":{"x":1}}\n',
+    ]) {
+      const r = text(t);
+      expect(r.calls[0]).toMatchObject({ name: 'a', args: { x: 1 }, truncated: true, repaired: false });
+      expect(r.diagnostics.map((d) => d.code)).toContain('truncated');
+      expect(acceptedCalls(r, 'xml-tags')).toHaveLength(1);
+    }
+  });
+
+  it('cut-off JSON inside the tag is repaired and flagged', () => {
+    const r = text('<tool_call>{"name": "a", "arguments": {"path": "x.txt"');
+    expect(r.calls[0]).toMatchObject({ name: 'a', args: { path: 'x.txt' }, repaired: true, truncated: true });
+    expect(acceptedCalls(r, 'xml-tags')).toEqual([]);
+  });
+
+  it('a tag whose body is not a call is a wrong-shape attempt, not a call', () => {
+    const r = text('<tool_call>I would like to read the file</tool_call>');
+    expect(r.calls).toEqual([]);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['wrong-shape']);
+  });
+
+  it('decodes double-encoded arguments', () => {
+    const r = text('<tool_call>{"name":"a","arguments":"{\\"x\\": 2}"}</tool_call>');
+    expect(r.calls[0]?.args).toEqual({ x: 2 });
+    expect(r.diagnostics.map((d) => d.code)).toContain('double-encoded');
+  });
+
+  it('an example introduced as such is not a call', () => {
+    const r = text('The format is, for example: <tool_call>{"name":"a","arguments":{}}</tool_call>');
+    expect(r.calls).toEqual([]);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['quoted-example']);
+  });
+});
+
+describe('fences and inline code', () => {
+  it.each([
+    ['json', '```json\n{"name": "a", "arguments": {"x": 1}}\n```', 'json'],
+    ['', '```\n{"name": "a", "arguments": {"x": 1}}\n```', 'json'],
+    ['xml', '```xml\n<tool_call>{"name": "a", "arguments": {"x": 1}}</tool_call>\n```', 'xml-tags'],
+    ['python', '```python\n[a(x=1)]\n```', 'python-call'],
+  ])('```%s fence', (fence, t, inner) => {
+    const r = text(`Here you go:\n${t}\n`);
+    expect(r.calls).toHaveLength(1);
+    expect(r.calls[0]).toMatchObject({ name: 'a', args: { x: 1 }, via: 'fenced', fence, inner });
+  });
+
+  it('inline backticks around a tag', () => {
+    const r = text('Calling `<tool_call>{"name":"a","arguments":{"x":1}}</tool_call>` now');
+    expect(r.calls[0]).toMatchObject({ name: 'a', via: 'inline-code', inner: 'xml-tags', fence: '' });
+  });
+
+  it('a json fence holding plain data, and code samples with positional args, are not calls', () => {
+    expect(text('```json\n{"rows": 3, "name": "x"}\n```').calls).toEqual([]);
+    expect(text('```python\nprint("hello")\n```').calls).toEqual([]);
+    expect(text('Use `read_data_from_excel` for that.').calls).toEqual([]);
+  });
+
+  it('an unclosed fence runs to the end of the reply', () => {
+    const r = text('```tool_call\n{"name": "a", "arguments": {}}');
+    expect(r.calls[0]).toMatchObject({ name: 'a', via: 'fenced', truncated: true });
+  });
+});
+
+describe('bare JSON', () => {
+  it('the whole reply is via json (strict for the json protocol); inside prose it is bare-json', () => {
+    const whole = text('  {"name": "a", "arguments": {"x": 1}}\n', 'json');
+    expect(whole.calls[0]).toMatchObject({ via: 'json', name: 'a' });
+    expect(acceptedCalls(whole, 'json')).toHaveLength(1);
+    const prose = text('Sure. {"name": "a", "arguments": {"x": 1}} Done.', 'json');
+    expect(prose.calls[0]).toMatchObject({ via: 'bare-json' });
+    expect(acceptedCalls(prose, 'json')).toEqual([]);
+  });
+
+  it('arrays of calls and the OpenAI function shape', () => {
+    const r = text(
+      '[{"function": "a", "parameters": {"x": 1}}, {"function": {"name": "b", "arguments": "{\\"y\\":2}"}}]',
+      'json',
+    );
+    expect(r.calls.map((c) => [c.name, c.args, c.via])).toEqual([
+      ['a', { x: 1 }, 'json'],
+      ['b', { y: 2 }, 'json'],
+    ]);
+  });
+
+  it('an object with a name but no arguments is data, not a call', () => {
+    expect(text('The user is {"name": "John", "age": 3}.').calls).toEqual([]);
+  });
+});
+
+describe('python-call', () => {
+  it('BFCL recorded replies, including a trailing <end_of_turn>', () => {
+    const r = text('[stock_forecast(company="Google", days=3)]<end_of_turn>', 'python-call');
+    expect(r.calls[0]).toMatchObject({
+      name: 'stock_forecast',
+      args: { company: 'Google', days: 3 },
+      via: 'python-call',
+    });
+    const two = text(
+      '[spotify.play(artist="Taylor Swift", duration=20), spotify.play(artist="Maroon 5", duration=15)]',
+      'python-call',
+    );
+    expect(acceptedCalls(two, 'python-call').map((c) => c.args)).toEqual([
+      { artist: 'Taylor Swift', duration: 20 },
+      { artist: 'Maroon 5', duration: 15 },
+    ]);
+  });
+
+  it('without brackets, and on its own line after prose', () => {
+    expect(text('lawyer.search(location="Los Angeles", expertise="Divorce")').calls[0]?.name).toBe('lawyer.search');
+    expect(text('Sure, here it is:\n[f(a=1)]\n').calls[0]?.args).toEqual({ a: 1 });
+  });
+
+  it('a call quoted inside a sentence is not a call', () => {
+    expect(text('You could run f(a=1) yourself.').calls).toEqual([]);
+  });
+});
+
+describe('think blocks and native calls', () => {
+  it('calls inside <think> are reported, not returned', () => {
+    const r = text(
+      '<think>I should call <tool_call>{"name":"a","arguments":{}}</tool_call></think>Paris is the capital.',
+    );
+    expect(r.calls).toEqual([]);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['call-in-think']);
+  });
+
+  it('a call after the reasoning block is a call', () => {
+    const r = text('<think>plan</think>\n<tool_call>{"name":"a","arguments":{}}</tool_call>');
+    expect(r.calls.map((c) => c.name)).toEqual(['a']);
+  });
+
+  it('native calls: string, object, double-encoded and repaired arguments', () => {
+    const r = parseResponse(
+      {
+        text: '',
+        toolCalls: [
+          { id: '1', name: 'a', arguments: '{"x":1}' },
+          { id: '2', name: 'b', arguments: { y: 2 } },
+          { id: '3', name: 'c', arguments: '"{\\"z\\":3}"' },
+          { id: '4', name: 'd', arguments: '{"w": 4' },
+        ],
+      },
+      'native',
+    );
+    expect(r.calls.map((c) => [c.name, c.args, c.repaired, c.id])).toEqual([
+      ['a', { x: 1 }, false, '1'],
+      ['b', { y: 2 }, false, '2'],
+      ['c', { z: 3 }, false, '3'],
+      ['d', { w: 4 }, true, '4'],
+    ]);
+    expect(acceptedCalls(r, 'native').map((c) => c.name)).toEqual(['a', 'b', 'c']);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(
+      expect.arrayContaining(['double-encoded', 'repaired', 'multiple-calls']),
+    );
+  });
+});

@@ -1,0 +1,146 @@
+import type { NativeCall, Protocol } from '../contracts/model.js';
+import type { CallVia, Diagnostic, ParsedCall, ParseResult } from '../contracts/parse.js';
+import { findBareJsonCalls } from './bare-json.js';
+import { findFencedCalls, findInlineCodeCalls } from './fences.js';
+import type { FoundCall } from './found-call.js';
+import { parseArguments } from './json-args.js';
+import { findPythonCalls } from './python-detect.js';
+import { findThinkBlocks, maskSpans, mergeSpans } from './think-blocks.js';
+import { findXmlTagCalls } from './xml-tags.js';
+
+export { findThinkBlocks, stripThink } from './think-blocks.js';
+
+/**
+ * Every call in a model reply, whatever its shape, with diagnostics. Never throws on model output:
+ * a parser fault becomes an `other` diagnostic.
+ */
+export function parseResponse(response: { text: string; toolCalls: NativeCall[] }, protocol: Protocol): ParseResult {
+  try {
+    return parseUnchecked(response, protocol);
+  } catch (e) {
+    return {
+      calls: [],
+      diagnostics: [{ code: 'other', message: `parser fault: ${e instanceof Error ? e.message : String(e)}` }],
+    };
+  }
+}
+
+/** The calls a strict detector for `protocol` executes: the protocol's own shape, arguments not repaired. */
+export function acceptedCalls(result: ParseResult, protocol: Protocol): ParsedCall[] {
+  return result.calls.filter((c) => c.via === protocol && !c.repaired);
+}
+
+function parseUnchecked(response: { text: string; toolCalls: NativeCall[] }, _protocol: Protocol): ParseResult {
+  const calls: ParsedCall[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const native of response.toolCalls ?? []) nativeCall(native, calls, diagnostics);
+
+  const text = typeof response.text === 'string' ? response.text : '';
+  const think = findThinkBlocks(text);
+  for (const [s, e] of think) {
+    const inner = textCalls(text.slice(s, e));
+    for (const c of inner.calls) {
+      diagnostics.push({
+        code: 'call-in-think',
+        message: `${c.name} call inside a reasoning block is not a call`,
+        span: [s + (c.span?.[0] ?? 0), s + (c.span?.[1] ?? 0)],
+      });
+    }
+  }
+  const found = textCalls(maskSpans(text, think));
+  calls.push(...found.calls);
+  diagnostics.push(...found.diagnostics);
+  calls.sort((a, b) => (a.span?.[0] ?? -1) - (b.span?.[0] ?? -1));
+  summarise(calls, diagnostics);
+  return { calls, diagnostics };
+}
+
+function nativeCall(native: NativeCall, calls: ParsedCall[], diagnostics: Diagnostic[]): void {
+  const raw = native.arguments;
+  const rawArgs = typeof raw === 'string' ? raw : JSON.stringify(raw ?? {});
+  const parsed = parseArguments(raw);
+  if (!parsed.ok) {
+    diagnostics.push({
+      code: 'unparseable-arguments',
+      message: `arguments of native call ${native.name} are not JSON: ${parsed.error}`,
+    });
+    return;
+  }
+  const call: ParsedCall = { name: native.name, args: parsed.value, rawArgs, via: 'native', repaired: parsed.repaired };
+  if (native.id) call.id = native.id;
+  if (parsed.doubleEncoded) {
+    diagnostics.push({
+      code: 'double-encoded',
+      message: `arguments of ${native.name} were a JSON string holding JSON`,
+    });
+  }
+  calls.push(call);
+}
+
+/** Text shapes, outermost first; each finder's regions are masked before the next one runs. */
+function textCalls(text: string): { calls: ParsedCall[]; diagnostics: Diagnostic[] } {
+  const calls: ParsedCall[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const fenced = findFencedCalls(text);
+  let masked = maskSpans(text, mergeSpans(fenced.spans));
+  const inline = findInlineCodeCalls(masked);
+  masked = maskSpans(masked, mergeSpans(inline.spans));
+  for (const group of [fenced, inline]) {
+    for (const c of group.calls) {
+      const via: CallVia = c.inline ? 'inline-code' : 'fenced';
+      calls.push({ ...toParsed(c, via), fence: c.fence, inner: c.shape });
+    }
+    diagnostics.push(...group.diagnostics);
+  }
+  for (const finder of [findXmlTagCalls, findBareJsonCalls, findPythonCalls]) {
+    const found = finder(masked);
+    masked = maskSpans(masked, mergeSpans(found.spans));
+    for (const c of found.calls) {
+      calls.push(toParsed(c, c.shape));
+      doubleEncoded(c, diagnostics);
+    }
+    diagnostics.push(...found.diagnostics);
+  }
+  for (const c of [...fenced.calls, ...inline.calls]) doubleEncoded(c, diagnostics);
+  return { calls, diagnostics };
+}
+
+function doubleEncoded(c: FoundCall, diagnostics: Diagnostic[]): void {
+  if (c.doubleEncoded) {
+    diagnostics.push({
+      code: 'double-encoded',
+      message: `${c.name}: arguments were a JSON string holding JSON`,
+      span: c.span,
+    });
+  }
+}
+
+function toParsed(c: FoundCall, via: CallVia): ParsedCall {
+  const call: ParsedCall = { name: c.name, args: c.args, rawArgs: c.rawArgs, via, repaired: c.repaired, span: c.span };
+  if (c.truncated) call.truncated = true;
+  if (c.id !== undefined) call.id = c.id;
+  return call;
+}
+
+function summarise(calls: ParsedCall[], diagnostics: Diagnostic[]): void {
+  if (calls.length > 1) {
+    diagnostics.push({
+      code: 'multiple-calls',
+      message: `${calls.length} calls in one reply: ${calls.map((c) => c.name).join(', ')}`,
+    });
+  }
+  for (const c of calls) {
+    if (c.truncated)
+      diagnostics.push({
+        code: 'truncated',
+        message: `${c.name}: closing tag or bracket missing or cut short`,
+        ...span(c),
+      });
+    if (c.repaired)
+      diagnostics.push({ code: 'repaired', message: `${c.name}: arguments only parse after jsonrepair`, ...span(c) });
+  }
+}
+
+function span(c: ParsedCall): { span?: [number, number] } {
+  return c.span ? { span: c.span } : {};
+}

@@ -1,0 +1,107 @@
+import { callsFromValue, rawArgsOf } from './call-object.js';
+import { emptyFound, type Found, type FoundCall } from './found-call.js';
+import { parseJsonText } from './json-args.js';
+import { scanBalanced, skipSpace } from './json-scan.js';
+import { parsePythonCalls } from './python-call.js';
+
+/**
+ * Calls in the body of a `<tool_call>` tag or a code fence: a JSON call object or array (repaired if
+ * need be), else python-call syntax. `offset` maps body positions back to the reply. `attempt` says the
+ * wrapper itself announces a call (a `<tool_call>` tag, a ```` ```tool_call ```` fence): then a body we
+ * cannot read is reported as a malformed attempt instead of being ignored.
+ */
+export function callsInBody(
+  body: string,
+  offset: number,
+  opts: { attempt: boolean; truncated: boolean; requireArgs: boolean },
+): Found {
+  const i = skipSpace(body, 0);
+  const ch = body[i];
+  let jsonFound: Found | undefined;
+  if (ch === '{' || ch === '[') {
+    jsonFound = jsonCalls(body, i, offset, opts);
+    if (jsonFound.calls.length > 0 || ch === '{') return jsonFound;
+  }
+  const found = emptyFound();
+  const py = parsePythonCalls(body, i);
+  if (py.ok && body.slice(py.end).trim() === '') {
+    for (const c of py.calls) {
+      found.calls.push({
+        name: c.name,
+        args: c.args,
+        rawArgs: c.rawArgs,
+        shape: 'python-call',
+        repaired: false,
+        truncated: opts.truncated,
+        doubleEncoded: false,
+        span: [offset + c.span[0], offset + c.span[1]],
+      });
+    }
+    return found;
+  }
+  if (jsonFound) return jsonFound;
+  if (opts.attempt && body.trim() !== '') {
+    found.diagnostics.push({
+      code: 'wrong-shape',
+      message: 'call body is neither a JSON call object nor a python call',
+      span: [offset + i, offset + body.length],
+    });
+  }
+  return found;
+}
+
+function jsonCalls(
+  body: string,
+  i: number,
+  offset: number,
+  opts: { attempt: boolean; truncated: boolean; requireArgs: boolean },
+): Found {
+  const found = emptyFound();
+  const scan = scanBalanced(body, i);
+  const text = body.slice(i, scan.end);
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
+    if (opts.attempt) {
+      found.diagnostics.push({
+        code: 'unparseable-arguments',
+        message: `call body is not JSON even after repair: ${parsed.error}`,
+        span: [offset + i, offset + scan.end],
+      });
+    }
+    return found;
+  }
+  const calls = callsFromValue(parsed.value, opts.requireArgs);
+  if (calls.length === 0) {
+    if (opts.attempt) {
+      found.diagnostics.push({
+        code: 'wrong-shape',
+        message: 'JSON has no tool name (name/tool_name/function) with arguments',
+        span: [offset + i, offset + scan.end],
+      });
+    }
+    return found;
+  }
+  for (const c of calls) {
+    if (c.badArgs) {
+      found.diagnostics.push({
+        code: 'unparseable-arguments',
+        message: `arguments of ${c.name} are not JSON`,
+        span: [offset + i, offset + scan.end],
+      });
+      continue;
+    }
+    const call: FoundCall = {
+      name: c.name,
+      args: c.args,
+      rawArgs: calls.length === 1 ? rawArgsOf(text) : JSON.stringify(c.args),
+      shape: 'json',
+      repaired: parsed.repaired || c.repaired,
+      truncated: opts.truncated || !scan.closed,
+      doubleEncoded: parsed.doubleEncoded || c.doubleEncoded,
+      span: [offset + i, offset + scan.end],
+    };
+    if (c.id !== undefined) call.id = c.id;
+    found.calls.push(call);
+  }
+  return found;
+}

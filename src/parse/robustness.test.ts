@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Protocol } from '../contracts/model.js';
+import { parseResponse } from './index.js';
+
+const PROTOCOLS: Protocol[] = ['native', 'xml-tags', 'json', 'python-call'];
+
+function parsesWithoutThrowing(text: string, protocols = PROTOCOLS): void {
+  for (const protocol of protocols) {
+    const r = parseResponse({ text, toolCalls: [] }, protocol);
+    expect(Array.isArray(r.calls)).toBe(true);
+    expect(r.diagnostics.every((d) => d.code !== 'other' || !d.message.startsWith('parser fault'))).toBe(true);
+  }
+}
+
+describe('parseResponse never throws', () => {
+  it('on arbitrary strings', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), (s) => parsesWithoutThrowing(s)),
+      { numRuns: 300 },
+    );
+  });
+
+  it('on strings built from call syntax fragments', () => {
+    const fragment = fc.constantFrom(
+      '<tool_call>',
+      '</tool_call>',
+      '</tool_call',
+      '<think>',
+      '</think>',
+      '```',
+      '```json\n',
+      '`',
+      '{',
+      '}',
+      '[',
+      ']',
+      '"',
+      "'",
+      '\\',
+      '"name": "f"',
+      '"arguments": ',
+      'f(',
+      ')',
+      'a=',
+      '1',
+      ',',
+      '\n',
+      '"""',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fragment, { maxLength: 60 }).map((a) => a.join('')),
+        (s) => parsesWithoutThrowing(s),
+      ),
+      {
+        numRuns: 300,
+      },
+    );
+  });
+
+  it.each([
+    ['unclosed tags', '<tool_call>'.repeat(20_000)],
+    ['100k nested brackets', '['.repeat(100_000)],
+    ['100k nested braces with keys', '{"a":'.repeat(100_000)],
+    ['100k nested call brackets', `[f(a=${'['.repeat(100_000)}`],
+    ['unterminated strings', `{"name": "f", "arguments": {"a": "${'x'.repeat(50_000)}`],
+    ['unterminated triple-quoted python', `[f(a="""${'y\n'.repeat(50_000)}`],
+    ['many python-looking lines', '[f(a="\n'.repeat(20_000)],
+    ['1 MB of prose', 'The quick brown fox. '.repeat(50_000)],
+    ['1 MB of mixed syntax', '<tool_call>{"name": "f", "arguments": {"a": [1, 2, `x` ```'.repeat(20_000)],
+  ])('on adversarial input: %s', (_, text) => {
+    // parsing does not depend on the protocol (only acceptedCalls does): one pass is enough here
+    parsesWithoutThrowing(text, ['xml-tags']);
+  });
+
+  it('on native calls with junk arguments', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 100 }), (args) => {
+        const r = parseResponse({ text: '', toolCalls: [{ id: '1', name: 'f', arguments: args }] }, 'native');
+        expect(r.calls.length + r.diagnostics.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,56 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunRecord } from '../src/contracts/run-log.js';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const FIXTURES = join(ROOT, 'tests', 'fixtures');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Starts the real CLI (TypeScript source through tsx) as a child process. */
+export function startCli(args: string[], cwd = ROOT): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd,
+    env: { ...process.env, CI: 'true', FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export function finished(child: ChildProcess): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    stdout += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+export function runCli(args: string[], cwd = ROOT): Promise<CliResult> {
+  return finished(startCli(args, cwd));
+}
+
+export function readRecords(file: string): RunRecord[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as RunRecord);
+}
+
+/** The run folder the CLI announced on stderr ("… → <dir>"). */
+export function runDirFrom(stderr: string, cwd = ROOT): string {
+  const m = /→ (\S+)\n/.exec(stderr);
+  if (!m?.[1]) throw new Error(`no run dir in output:\n${stderr}`);
+  return m[1].startsWith('/') ? m[1] : join(cwd, m[1]);
+}
