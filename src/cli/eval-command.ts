@@ -89,6 +89,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
         caseMs: config.timeouts.caseMs,
         toolMs: config.timeouts.toolMs,
         graders,
+        schemaDir: loaded.dir,
       },
       ...(resumed ? { resume: { records: resumed.records } } : {}),
       signal: controller.signal,

@@ -1,4 +1,3 @@
-import { dirname } from 'node:path';
 import { readSchemaCache } from '../catalog/schema-cache.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import { filterTools } from '../catalog/tool-filter.js';
@@ -46,7 +45,7 @@ export async function renderCommand(flags: RenderFlags): Promise<number> {
   try {
     const session = await pool.openCase(loaded, testCase);
     const base = strategy!.renderer.usesCache
-      ? readSchemaCache(dirname(loaded.file), loaded.suite.name)
+      ? readSchemaCache(baseDir, loaded.suite.name)
       : session.catalog;
     const tools = filterTools(base.tools, loaded.suite.toolFilter, testCase.tools);
     rendered = strategy!.renderer.render({

@@ -1,4 +1,3 @@
-import { dirname } from 'node:path';
 import { diffCatalogs, hasDrift, readSchemaCache, writeSchemaCache } from '../catalog/schema-cache.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import { loadConfig, loadSuites } from '../config/load-config.js';
@@ -16,11 +15,11 @@ export async function schemasCommand(action: 'refresh' | 'diff', flags: { config
       const live = session.catalog.tools;
       await session.release();
       if (action === 'refresh') {
-        const file = writeSchemaCache(dirname(s.file), s.suite.name, live);
+        const file = writeSchemaCache(loaded.dir, s.suite.name, live);
         process.stdout.write(`${s.suite.name}: ${live.length} tools → ${displayPath(file)}\n`);
         continue;
       }
-      const cached = readSchemaCache(dirname(s.file), s.suite.name);
+      const cached = readSchemaCache(loaded.dir, s.suite.name);
       const d = diffCatalogs(cached.tools, live);
       if (!hasDrift(d)) {
         process.stdout.write(`${s.suite.name}: schema cache matches the live servers (${live.length} tools)\n`);

@@ -1,4 +1,3 @@
-import { dirname } from 'node:path';
 import { diffCatalogs, hasDrift, readSchemaCache } from '../catalog/schema-cache.js';
 import type { ServerPool } from '../catalog/server-pool.js';
 import { filterTools } from '../catalog/tool-filter.js';
@@ -20,6 +19,8 @@ export interface CaseSettings {
   caseMs: number;
   toolMs: number;
   graders: Grader[];
+  /** Folder holding the schema cache (`<config dir>/schemas/<suite>.json`'s parent). */
+  schemaDir: string;
 }
 
 /** Runs one planned item end to end and returns its run-log record. Never throws for model or infra faults. */
@@ -41,7 +42,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
     const live = session.catalog;
     let base: Catalog = live;
     if (strategy.renderer.usesCache) {
-      const cached = readSchemaCache(dirname(suite.file), suite.suite.name);
+      const cached = readSchemaCache(settings.schemaDir, suite.suite.name);
       const drift = diffCatalogs(cached.tools, live.tools);
       base = hasDrift(drift) ? { ...cached, drift } : cached;
     }
