@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'PROVIDER_BAD_RESPONSE'
   | 'CASE_TIMEOUT'
   | 'ABORTED'
+  | 'REPLAY_MISS'
   | 'USAGE'
   | 'INTERNAL';
 

@@ -9,14 +9,23 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { BuiltinServer } from '../../src/contracts/mock-server.js';
 import { ToolgaugeError } from '../../src/errors.js';
 
+export interface StdioServeHandle {
+  /** Closes the server and stops reading stdin, so the process can exit even while stdin stays open. */
+  close(): Promise<void>;
+}
+
 /**
  * Serves a bundled server over stdio. Resolves once the server is connected; the process then lives as long
- * as stdin is open. Nothing but MCP messages goes to stdout; the one log line goes to stderr.
+ * as stdin is open (or until `close()`). Nothing but MCP messages goes to stdout; the one log line goes to stderr.
  */
-export async function serveStdio(builtin: BuiltinServer, io?: { stdin?: Readable; stdout?: Writable }): Promise<void> {
+export async function serveStdio(
+  builtin: BuiltinServer,
+  io?: { stdin?: Readable; stdout?: Writable },
+): Promise<StdioServeHandle> {
   const server = builtin.create();
   await server.connect(new StdioServerTransport(io?.stdin, io?.stdout));
   process.stderr.write(`toolgauge: '${builtin.name}' MCP server on stdio (${builtin.toolCount} tools)\n`);
+  return { close: () => server.close() };
 }
 
 export interface HttpServeOptions {

@@ -18,7 +18,8 @@ export interface PlannedCall extends SimCall {
 
 /** The first allowed value of each parameter; a parameter whose first allowed value is "" is omitted. */
 export function expectedArgs(call: ExpectedCall): Record<string, unknown> {
-  const args: Record<string, unknown> = {};
+  // Free parameters have no allowed list: the case's `example` supplies a valid value.
+  const args: Record<string, unknown> = { ...(call.example ?? {}) };
   for (const [param, allowed] of Object.entries(call.args ?? {})) {
     if (allowed.length === 0 || allowed[0] === '') continue;
     args[param] = allowed[0];

@@ -7,19 +7,27 @@ import type { CaseRecord, RunHeader } from '../contracts/run-log.js';
 import { RUN_LOG_FORMAT } from '../contracts/run-log.js';
 import { ToolgaugeError } from '../errors.js';
 import { applyGate } from '../gate/gate.js';
+import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
 import { readRunLog } from '../report/read-run-log.js';
 import { renderSummary } from '../report/summary.js';
-import { planSize } from '../runner/plan.js';
+import { type PlanItem, plan, planSize } from '../runner/plan.js';
 import { runEval } from '../runner/run-eval.js';
+import { inShard, parseShard } from '../runner/shard.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { Progress } from './progress.js';
 import { gitCommit, newRunId } from './run-meta.js';
 
-export interface EvalFlags extends ConfigOverrides {
+export interface EvalFlags extends ConfigOverrides, CassetteFlags {
   config?: string;
   filter?: string;
   resume?: string;
   quiet?: boolean;
+  /** `--shard i/n`: run only the cases whose hash falls in shard i of n. */
+  shard?: string;
+  /** Re-run a finished run's config (the `replay` command) instead of reading a config file. */
+  baseRun?: RunHeader;
+  /** Only these plan keys (`replay --failures`). */
+  onlyKeys?: ReadonlySet<string>;
 }
 
 /** Exit code of a run interrupted by the user (128 + SIGINT), as shells report it. */
@@ -27,20 +35,30 @@ export const EXIT_INTERRUPTED = 130;
 
 export async function evalCommand(flags: EvalFlags): Promise<number> {
   const resumed = flags.resume ? await readResume(flags.resume) : undefined;
-  const loaded: LoadedConfig = resumed
-    ? { ...loadConfig(resumed.header.configFile, {}), config: resumed.header.config as LoadedConfig['config'] }
+  const mode = cassetteMode(flags);
+  const shard = flags.shard ? parseShard(flags.shard) : resumed?.header.shard;
+  const fromHeader = resumed?.header ?? flags.baseRun;
+  const loaded: LoadedConfig = fromHeader
+    ? { ...loadConfig(fromHeader.configFile, {}), config: fromHeader.config as LoadedConfig['config'] }
     : loadConfig(flags.config, flags);
   if (resumed && flags.concurrency) loaded.config.concurrency = flags.concurrency;
   const { config } = loaded;
   const suites = loadSuites(loaded, flags.filter);
   const strategies = await resolveStrategies(config.renderers, loaded.dir, loaded.origin.renderers);
-  const providers = await resolveProviders(config.providers, loaded.dir, loaded.origin.providers);
+  let providers = await resolveProviders(config.providers, loaded.dir, loaded.origin.providers);
   const graders = await resolveGraders(config.graders, loaded.dir, loaded.origin.graders);
 
   const runId = resumed?.header.runId ?? newRunId();
   const runDir = resumed ? resolve(flags.resume!) : resolve(loaded.dir, config.out, runId);
   mkdirSync(runDir, { recursive: true });
-  const total = planSize(suites, strategies.length, providers.length, config.repeats);
+  if (mode) providers = withCassettes(providers, mode, flags.cassettes ?? join(runDir, CASSETTE_FILE)).providers;
+  const include =
+    shard || flags.onlyKeys
+      ? (item: PlanItem) =>
+          (!shard || inShard(shard, item.suite.suite.name, item.case.id)) && (flags.onlyKeys?.has(item.key) ?? true)
+      : undefined;
+  let total = include ? 0 : planSize(suites, strategies.length, providers.length, config.repeats);
+  if (include) for (const item of plan(suites, strategies, providers, config.repeats)) if (include(item)) total++;
   const header: RunHeader = {
     type: 'header',
     format: RUN_LOG_FORMAT,
@@ -55,6 +73,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     suites: suites.map((s) => ({ name: s.suite.name, file: displayPath(s.file), cases: s.suite.cases.length })),
     plannedCases: total,
     ...(resumed ? { resumedFrom: runDir } : {}),
+    ...(shard ? { shard } : {}),
   };
 
   const controller = new AbortController();
@@ -92,6 +111,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
         schemaDir: loaded.dir,
       },
       ...(resumed ? { resume: { records: resumed.records } } : {}),
+      ...(include ? { include } : {}),
       signal: controller.signal,
       onCase: (record, done) => progress.update(record, done),
     });

@@ -44,9 +44,7 @@ export async function renderCommand(flags: RenderFlags): Promise<number> {
   let rendered: RenderedRequest;
   try {
     const session = await pool.openCase(loaded, testCase);
-    const base = strategy!.renderer.usesCache
-      ? readSchemaCache(baseDir, loaded.suite.name)
-      : session.catalog;
+    const base = strategy!.renderer.usesCache ? readSchemaCache(baseDir, loaded.suite.name) : session.catalog;
     const tools = filterTools(base.tools, loaded.suite.toolFilter, testCase.tools);
     rendered = strategy!.renderer.render({
       catalog: { ...base, tools, hash: hashOf(tools) },

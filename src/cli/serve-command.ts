@@ -14,12 +14,16 @@ export async function serveMcpCommand(name: string, httpPort: number | undefined
     );
   }
   if (httpPort === undefined) {
-    await serveStdio(server);
-    return new Promise<number>((resolve) => {
-      process.stdin.on('close', () => resolve(0));
-      process.on('SIGINT', () => resolve(0));
-      process.on('SIGTERM', () => resolve(0));
+    const handle = await serveStdio(server);
+    // The transport keeps reading stdin, so a signal alone would not end the process (Ctrl-C in a terminal,
+    // or a client that sends SIGTERM before closing the pipe): close the server, which stops reading stdin.
+    await new Promise<void>((resolve) => {
+      process.stdin.once('close', () => resolve());
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
     });
+    await handle.close();
+    return 0;
   }
   const handle = await serveHttp(server, { port: httpPort });
   process.stderr.write(`toolgauge mock MCP server '${name}' (${server.toolCount} tools) on ${handle.url}\n`);

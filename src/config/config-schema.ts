@@ -38,6 +38,36 @@ export const GateSchema = z
       .max(1)
       .default(0.2)
       .describe('Above this share of errored cases the run exits 3 (infrastructure), whatever the pass rates'),
+    thresholds: z
+      .array(
+        z
+          .object({
+            grader: z.string().min(1),
+            min: z.number().min(0).max(1),
+            renderer: z.string().min(1).optional().describe('Renderer label or glob (default: all)'),
+            provider: z.string().min(1).optional().describe('Provider label or glob (default: all)'),
+          })
+          .strict(),
+      )
+      .optional()
+      .describe('Minimum pass rate of a grader in every matching renderer × provider cell'),
+    baseline: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Baseline to compare with, relative to the config file (default reports/baseline.json); "none" skips'),
+    maxRegression: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe('Largest drop in a cell pass rate against the baseline tolerated even when significant (default 0.05)'),
+    alpha: z
+      .number()
+      .gt(0)
+      .lt(1)
+      .optional()
+      .describe('Significance level of the regression test, Holm-corrected over all cells × graders (default 0.05)'),
   })
   .strict();
 

@@ -39,14 +39,18 @@ export const ToolFilterSchema = z
 export type ToolFilter = z.infer<typeof ToolFilterSchema>;
 
 /**
- * One expected call. `args` follows BFCL's rules: each parameter maps to a list of allowed values;
- * a list containing "" means the parameter may be omitted; a parameter not listed must not be sent
- * unless the schema makes it optional and `strictArgs` is false.
+ * One expected call. `args` follows BFCL's rules: each parameter maps to a list of allowed values; a list
+ * containing "" means the parameter may be omitted; a parameter not listed must not be sent. Parameters
+ * named in `free` (free text: a diff, a question) are checked against the tool's JSON Schema only; with no
+ * `args` at all, every parameter is free. `example` gives concrete values for free parameters, used by the
+ * simulated oracle and shown to readers.
  */
 export const ExpectedCallSchema = z
   .object({
     tool: z.string().min(1),
     args: z.record(z.string(), z.array(z.unknown())).optional(),
+    free: z.array(z.string()).optional(),
+    example: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 export type ExpectedCall = z.infer<typeof ExpectedCallSchema>;

@@ -1,5 +1,6 @@
 import type { Grade } from './grade.js';
 import type { Protocol, Usage } from './model.js';
+import type { CatalogDrift } from './tool.js';
 import type { Transcript } from './transcript.js';
 
 export const RUN_LOG_FORMAT = 'toolgauge.run/1';
@@ -21,6 +22,8 @@ export interface RunHeader {
   suites: { name: string; file: string; cases: number }[];
   plannedCases: number;
   resumedFrom?: string;
+  /** Set when this run is one shard of a plan (`--shard index/count`); `merge` combines the shards. */
+  shard?: { index: number; count: number };
 }
 
 /** One case in one cell (renderer strategy × provider × repeat). */
@@ -36,6 +39,8 @@ export interface CaseRecord {
   repeat: number;
   protocol: Protocol;
   catalogHash: string;
+  /** The renderer used the schema cache and it differs from the live server's tools/list (absent: no drift). */
+  catalogDrift?: CatalogDrift;
   /** Prompt size of the first request, in o200k tokens (an estimate for non-OpenAI models). */
   promptTokens: number;
   transcript: Transcript;

@@ -1,18 +1,36 @@
+import picomatch from 'picomatch';
 import type { RunAggregate } from '../report/aggregate.js';
+import type { CompareResult } from '../report/compare.js';
+
+export interface CellThreshold {
+  grader: string;
+  min: number;
+  /** Label or glob of the renderer strategies / providers it applies to (default: every cell). */
+  renderer?: string;
+  provider?: string;
+}
 
 export interface GateConfig {
   minPassRate?: Record<string, number>;
+  thresholds?: CellThreshold[];
   maxInfraErrorRate: number;
+  /** Largest tolerated drop against the baseline, even when significant. */
+  maxRegression?: number;
+  alpha?: number;
 }
 
 export interface GateVerdict {
-  /** 0 passed, 1 a threshold failed, 3 too many infrastructure errors. */
+  /** 0 passed, 1 a threshold failed or a cell regressed, 3 too many infrastructure errors. */
   exitCode: 0 | 1 | 3;
   lines: string[];
 }
 
-/** Decides the exit code from the run's tallies and the config's thresholds. Pure. */
-export function applyGate(agg: RunAggregate, gate: GateConfig): GateVerdict {
+/**
+ * Decides the exit code from the run's tallies, the config's thresholds and (when a baseline exists) the
+ * comparison with it. Infrastructure errors are judged first and apart: a flaky API is never a regression.
+ * Pure.
+ */
+export function applyGate(agg: RunAggregate, gate: GateConfig, comparison?: CompareResult | null): GateVerdict {
   const lines: string[] = [];
   const errorRate = agg.total ? agg.totalErrors / agg.total : 0;
   if (errorRate > gate.maxInfraErrorRate) {
@@ -35,10 +53,55 @@ export function applyGate(agg: RunAggregate, gate: GateConfig): GateVerdict {
       `gate: ${grader} ${pct(rate)} (${t.pass}/${t.n}) ${ok ? '>=' : '<'} ${pct(min)} ${ok ? 'ok' : 'FAILED'}`,
     );
   }
+  for (const th of gate.thresholds ?? []) {
+    const matchR = th.renderer ? picomatch(th.renderer) : () => true;
+    const matchP = th.provider ? picomatch(th.provider) : () => true;
+    let matched = 0;
+    for (const c of agg.cells.values()) {
+      if (!matchR(c.renderer) || !matchP(c.provider)) continue;
+      const t = c.graders.get(th.grader);
+      if (!t || t.n === 0) continue;
+      matched++;
+      const rate = t.pass / t.n;
+      const ok = rate >= th.min;
+      failed ||= !ok;
+      if (!ok)
+        lines.push(
+          `gate: ${th.grader} in ${c.renderer} × ${c.provider} ${pct(rate)} (${t.pass}/${t.n}) < ${pct(th.min)} FAILED`,
+        );
+    }
+    const scope = `${th.renderer ?? '*'} × ${th.provider ?? '*'}`;
+    if (!matched) lines.push(`gate: ${th.grader} in ${scope}: no graded cells (threshold ${pct(th.min)} not checked)`);
+    else lines.push(`gate: ${th.grader} >= ${pct(th.min)} in ${scope}: checked ${matched} cell(s)`);
+  }
+  if (comparison === null)
+    lines.push('gate: no baseline (regressions not checked; `toolgauge baseline update <run-dir>` creates one)');
+  else if (comparison) {
+    const regressions = comparison.cells.filter((c) => c.regression);
+    failed ||= regressions.length > 0;
+    for (const c of regressions) {
+      lines.push(
+        `gate: REGRESSION ${c.grader} in ${c.renderer} × ${c.provider}: ${pct(rate(c.base))} → ${pct(rate(c.run))} (${signed(c.delta)}, ${c.worse} pass→fail vs ${c.better} fail→pass, p=${fmtP(c.pAdjusted)})`,
+      );
+    }
+    lines.push(
+      `gate: baseline ${comparison.baseRunId}: ${regressions.length} significant regression(s) beyond ${pct(comparison.options.maxRegression)} (Holm-corrected alpha ${comparison.options.alpha})`,
+    );
+  }
   lines.push(failed ? 'gate: FAILED' : 'gate: passed');
   return { exitCode: failed ? 1 : 0, lines };
 }
 
+const rate = ([pass, n]: [number, number]) => (n ? pass / n : 0);
+
 function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
+}
+
+function signed(x: number): string {
+  return `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} pts`;
+}
+
+export function fmtP(p: number): string {
+  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
 }

@@ -52,9 +52,12 @@ export const continuedAfterResults: Grader = {
     for (let i = 1; i < executed.length && !loop; i++) {
       const a = executed[i - 1];
       const b = executed[i];
-      if (a && b && callKey(a.tool, a.args) === callKey(b.tool, b.args)) loop = showCall(b.tool, b.args);
+      // Polling (the same call, a changed result: a simulation's status) is progress; a loop learns nothing new.
+      if (a && b && callKey(a.tool, a.args) === callKey(b.tool, b.args) && a.result === b.result) {
+        loop = showCall(b.tool, b.args);
+      }
     }
-    if (loop) failures.push(`looped: made the identical call ${loop} twice in a row`);
+    if (loop) failures.push(`looped: made the identical call ${loop} twice in a row and got the same result`);
 
     const mentions = input.case.expect.answer_mentions ?? [];
     const text = normaliseText(finalText);

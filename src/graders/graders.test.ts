@@ -31,7 +31,13 @@ const grade = (
   c: typeof readSheet1,
   t: ReturnType<typeof transcriptOf>,
   protocol = t.turns[0]?.request.protocol ?? 'xml-tags',
-) => graders[name].grade({ case: c, transcript: t, protocol, tools: excelTools });
+  tools = excelTools,
+) => graders[name].grade({ case: c, transcript: t, protocol, tools });
+const statusTool = {
+  name: 'get_simulation_status',
+  server: 'economist',
+  inputSchema: { type: 'object', properties: {} },
+};
 
 describe('case study 000: names-only prompt, prose reply', () => {
   const prose = transcriptOf([{ text: CASE_000_PROSE }]);
@@ -98,6 +104,30 @@ describe('case study 002: call, then "(等待工具返回结果...)"', () => {
     expect(g?.pass).toBe(false);
     expect(g?.reason).toContain('looped');
     expect(grade('correct-arguments', readMyfile, t)).toMatchObject({ pass: true, data: { calls: 1 } });
+  });
+  it('the same call with a changed result is polling, not a loop, and counts each time', () => {
+    const status = '<tool_call>{"name": "get_simulation_status", "arguments": {}}</tool_call>';
+    const polling = caseOf({
+      calls: [
+        { tool: 'get_simulation_status', args: {} },
+        { tool: 'get_simulation_status', args: {} },
+      ],
+      order: 'sequence',
+    });
+    const t = transcriptOf([
+      { text: status, executed: [{ name: 'get_simulation_status', args: {}, result: 'running: month 6 of 12' }] },
+      { text: status, executed: [{ name: 'get_simulation_status', args: {}, result: 'completed: month 12 of 12' }] },
+      { text: 'The simulation completed after 12 months.' },
+    ]);
+    expect(grade('continued-after-results', polling, t)).toMatchObject({ pass: true });
+    expect(grade('correct-arguments', polling, t, 'xml-tags', [statusTool])).toMatchObject({ pass: true });
+    const stuck = transcriptOf([
+      { text: status, executed: [{ name: 'get_simulation_status', args: {}, result: 'running: month 6 of 12' }] },
+      { text: status, executed: [{ name: 'get_simulation_status', args: {}, result: 'running: month 6 of 12' }] },
+      { text: 'Still running.' },
+    ]);
+    expect(grade('correct-arguments', polling, stuck, 'xml-tags', [statusTool])?.pass).toBe(false);
+    expect(grade('continued-after-results', polling, stuck)?.reason).toContain('looped');
   });
   it('does not apply when nothing was executed', () => {
     expect(grade('continued-after-results', readMyfile, transcriptOf([{ text: CASE_002_ANSWER }]))).toBeNull();

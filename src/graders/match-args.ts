@@ -83,14 +83,18 @@ export function matchCall(call: CallLike, expected: ExpectedCall, tool: ToolDef 
   const { props, required } = schemaProps(tool);
   const problems: string[] = [];
   const want = expected.args;
+  // `free` parameters (free text such as a diff or a question) are checked against the schema only.
+  const free = new Set(expected.free ?? []);
   for (const [param, value] of Object.entries(args)) {
     if (props && !(param in props)) problems.push(`unknown parameter ${param}=${show(value)} (not in the schema)`);
-    else if (want && !(param in want)) problems.push(`unexpected parameter ${param}=${show(value)}`);
+    else if (want && !(param in want) && !free.has(param))
+      problems.push(`unexpected parameter ${param}=${show(value)}`);
   }
   for (const param of required) {
     if (!(param in args) && !(want && param in want)) problems.push(`missing required parameter ${param}`);
   }
   for (const [param, allowed] of Object.entries(want ?? {})) {
+    if (free.has(param)) continue;
     if (!(param in args)) {
       if (allowed.includes('')) continue;
       const kind = required.includes(param) ? 'required ' : '';

@@ -8,15 +8,28 @@ export interface CallRef {
   call: ParsedCall;
   turn: number;
   tool: string;
+  /** The result fed back for this call, when the agent loop executed it. */
+  result?: string;
 }
 
 /** Every call in every turn, any shape (the lenient view). */
 export function allCalls(transcript: Transcript): CallRef[] {
   const refs: CallRef[] = [];
   for (const turn of transcript.turns) {
+    const pending = [...turn.executed];
     for (const call of turn.parse.calls) {
       const rendered = turn.request.tools?.find((t) => t.name === call.name);
-      refs.push({ call, turn: turn.index, tool: rendered?.target.tool ?? call.name });
+      const ref: CallRef = { call, turn: turn.index, tool: rendered?.target.tool ?? call.name };
+      const at = pending.findIndex((x) =>
+        call.id !== undefined && x.callId === call.id
+          ? true
+          : x.name === call.name && canonicalJson(x.args) === canonicalJson(call.args),
+      );
+      if (at >= 0) {
+        ref.result = pending[at]!.result;
+        pending.splice(at, 1);
+      }
+      refs.push(ref);
     }
   }
   return refs;
@@ -26,11 +39,14 @@ export function callKey(tool: string, args: unknown): string {
   return `${tool}\u0000${canonicalJson(args)}`;
 }
 
-/** Consecutive identical calls (a loop) count once. */
+/**
+ * Consecutive identical calls that got the same result (a loop) count once. The same call with a changed
+ * result is polling (a simulation's status) and counts each time, so suites can expect it twice.
+ */
 export function dedupeConsecutive(refs: CallRef[]): CallRef[] {
   return refs.filter((r, i) => {
     const prev = refs[i - 1];
-    return !prev || callKey(prev.tool, prev.call.args) !== callKey(r.tool, r.call.args);
+    return !prev || callKey(prev.tool, prev.call.args) !== callKey(r.tool, r.call.args) || prev.result !== r.result;
   });
 }
 

@@ -49,10 +49,17 @@ export function findFencedCalls(text: string): FenceFound {
 /** Inline code spans `` `…` `` on one line (run after fences are masked). */
 export function findInlineCodeCalls(text: string): FenceFound {
   const out: FenceFound = { text, calls: [], diagnostics: [], spans: [] };
+  // Backticks inside a <tool_call> body are argument text (a template literal, a shell snippet), not markdown.
+  const skip = toolCallRegions(text);
   let from = 0;
   for (;;) {
     const open = text.indexOf('`', from);
     if (open < 0) break;
+    const region = skip.find(([s, e]) => open >= s && open < e);
+    if (region) {
+      from = region[1];
+      continue;
+    }
     const close = text.indexOf('`', open + 1);
     if (close < 0) break;
     const nl = text.indexOf('\n', open + 1);
@@ -105,4 +112,19 @@ function addBody(
 
 function label(fence: string, inline: boolean): string {
   return inline ? 'inline code' : `a \`\`\`${fence} fence`;
+}
+
+/** Spans from each `<tool_call>` to its `</tool_call>` (or the end of the text when unclosed). Linear scan. */
+export function toolCallRegions(text: string): Array<[number, number]> {
+  const lower = text.toLowerCase();
+  const out: Array<[number, number]> = [];
+  let from = 0;
+  for (;;) {
+    const open = lower.indexOf('<tool_call>', from);
+    if (open < 0) return out;
+    const close = lower.indexOf('</tool_call', open + 11);
+    const end = close < 0 ? text.length : close + 11;
+    out.push([open, end]);
+    from = end;
+  }
 }

@@ -1,4 +1,6 @@
 import type { CaseRecord, RunHeader } from '../contracts/run-log.js';
+import type { CatalogDrift } from '../contracts/tool.js';
+import { passHatK } from './stats.js';
 
 export interface GraderTally {
   pass: number;
@@ -17,21 +19,45 @@ export interface CellStats {
   durationMs: number;
 }
 
+/** One case in one cell, over its repeats: pass counts per grader. A few bytes per case. */
+export interface CaseTally {
+  suite: string;
+  case: string;
+  renderer: string;
+  provider: string;
+  trials: number;
+  errors: number;
+  graders: Record<string, GraderTally>;
+}
+
 export interface FailureNote {
   key: string;
   grader: string;
   reason: string;
 }
 
+/** `suite/case|renderer|provider`: a case in a cell, the unit that baselines and comparisons pair on. */
+export function caseCellKey(r: { suite: string; case: string; renderer: string; provider: string }): string {
+  return `${r.suite}/${r.case}|${r.renderer}|${r.provider}`;
+}
+
+export function cellKey(renderer: string, provider: string): string {
+  return `${renderer}|${provider}`;
+}
+
 /**
- * Folds case records into per-cell tallies as they stream by. Holds counts only (and a bounded list of
- * example failures), never transcripts, so memory does not grow with the number of cases.
+ * Folds case records into per-cell tallies as they stream by. Holds counts only (per cell, and per case a
+ * pass count per grader for pass^k and comparisons) plus a bounded list of example failures, never
+ * transcripts, so memory stays small however long the transcripts are.
  */
 export class RunAggregate {
   readonly cells = new Map<string, CellStats>();
+  readonly caseTallies = new Map<string, CaseTally>();
   readonly graderNames: string[] = [];
   readonly failures: FailureNote[] = [];
   readonly errors: FailureNote[] = [];
+  /** Suites whose schema cache differed from the live server (the last drift seen per suite). */
+  readonly drift = new Map<string, CatalogDrift>();
   total = 0;
   totalErrors = 0;
 
@@ -44,8 +70,14 @@ export class RunAggregate {
     }
   }
 
+  /** Repeats per case as configured (k of pass^k). */
+  get repeats(): number {
+    const k = Number(this.header.config.repeats ?? 1);
+    return Number.isInteger(k) && k > 0 ? k : 1;
+  }
+
   private cell(renderer: string, provider: string, simulated: boolean): CellStats {
-    const key = `${renderer}\u0000${provider}`;
+    const key = cellKey(renderer, provider);
     let c = this.cells.get(key);
     if (!c) {
       c = {
@@ -66,6 +98,21 @@ export class RunAggregate {
 
   add(record: CaseRecord): void {
     const c = this.cell(record.renderer, record.provider, record.simulated);
+    const ck = caseCellKey(record);
+    let ct = this.caseTallies.get(ck);
+    if (!ct) {
+      ct = {
+        suite: record.suite,
+        case: record.case,
+        renderer: record.renderer,
+        provider: record.provider,
+        trials: 0,
+        errors: 0,
+        graders: {},
+      };
+      this.caseTallies.set(ck, ct);
+    }
+    ct.trials++;
     this.total++;
     c.cases++;
     c.durationMs += record.durationMs;
@@ -73,8 +120,10 @@ export class RunAggregate {
     c.usage.input += record.usage.input;
     c.usage.output += record.usage.output;
     c.usage.cached += record.usage.cached ?? 0;
+    if (record.catalogDrift) this.drift.set(record.suite, record.catalogDrift);
     if (record.error) {
       c.errors++;
+      ct.errors++;
       this.totalErrors++;
       if (this.errors.length < this.maxNotes) {
         this.errors.push({ key: record.key, grader: record.error.code, reason: record.error.message });
@@ -89,6 +138,10 @@ export class RunAggregate {
       else if (this.failures.length < this.maxNotes)
         this.failures.push({ key: record.key, grader: g.grader, reason: g.reason });
       c.graders.set(g.grader, t);
+      const ctg = ct.graders[g.grader] ?? { pass: 0, n: 0 };
+      ctg.n++;
+      if (g.pass) ctg.pass++;
+      ct.graders[g.grader] = ctg;
     }
   }
 
@@ -103,5 +156,23 @@ export class RunAggregate {
       }
     }
     return out;
+  }
+
+  /**
+   * τ-bench's pass^k for one cell and grader: the mean over its cases of C(c,k)/C(n,k), i.e. the chance that
+   * k trials of a case all pass. With k = repeats it is the share of cases that passed every repeat.
+   * Cases with fewer than k graded trials (errors) are left out. Null when no case qualifies.
+   */
+  passHatK(renderer: string, provider: string, grader: string, k = this.repeats): number | null {
+    let sum = 0;
+    let count = 0;
+    for (const t of this.caseTallies.values()) {
+      if (t.renderer !== renderer || t.provider !== provider) continue;
+      const g = t.graders[grader];
+      if (!g || g.n < k) continue;
+      sum += passHatK(g.pass, g.n, k);
+      count++;
+    }
+    return count ? sum / count : null;
   }
 }

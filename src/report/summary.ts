@@ -1,12 +1,28 @@
-import type { RunAggregate } from './aggregate.js';
+import type { CellStats, RunAggregate } from './aggregate.js';
+import type { CompareResult } from './compare.js';
+import { mdCell, oneLine, pct, rateText, signedPts } from './format.js';
 import { wilson } from './wilson.js';
 
-const pct = (x: number) => `${Math.round(x * 100)}%`;
+export interface SummaryExtra {
+  runDir: string;
+  interrupted: boolean;
+  /** The comparison with the baseline; null = no baseline; undefined = not compared. */
+  comparison?: CompareResult | null;
+  /** The gate's verdict lines, shown at the top. */
+  gateLines?: string[];
+}
 
-/** The Markdown summary (summary.md, also printed): the renderer × provider matrix per grader. Pure. */
-export function renderSummary(agg: RunAggregate, extra: { runDir: string; interrupted: boolean }): string {
+const label = (c: CellStats) => (c.simulated ? `${c.provider} (simulated)` : c.provider);
+
+/**
+ * The Markdown summary (summary.md, PR comments, $GITHUB_STEP_SUMMARY): regressions against the baseline
+ * first, then the renderer × provider overview, then one renderer × provider matrix per grader with Wilson
+ * intervals (and pass^k with repeats). Pure.
+ */
+export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
   const h = agg.header;
   const graders = agg.graderNames;
+  const k = agg.repeats;
   const lines: string[] = [];
   lines.push(`# toolgauge run ${h.runId}`);
   lines.push('');
@@ -14,22 +30,67 @@ export function renderSummary(agg: RunAggregate, extra: { runDir: string; interr
   lines.push(
     `Suites: ${suites} · cases run: ${agg.total}${extra.interrupted ? ' (interrupted)' : ''} · infrastructure errors: ${agg.totalErrors} · repeats: ${String(h.config.repeats ?? 1)} · seed: ${String(h.config.seed ?? '')}`,
   );
+  if (extra.gateLines?.length) {
+    const verdict = extra.gateLines[extra.gateLines.length - 1] ?? '';
+    lines.push('', `**${verdict}**`);
+  }
+  if (extra.comparison === null) lines.push('', 'No baseline: regressions not checked.');
+  else if (extra.comparison) {
+    const c = extra.comparison;
+    const regressions = c.cells.filter((x) => x.regression);
+    lines.push('', `## Regressions against baseline ${c.baseRunId} (${regressions.length})`, '');
+    if (!regressions.length) lines.push('None (noise-level changes are listed in compare.md).');
+    for (const r of regressions) {
+      lines.push(
+        `- **${mdCell(r.grader)}** in ${mdCell(r.renderer)} × ${mdCell(r.provider)}: ${pct(r.base[0] / r.base[1])} → ${pct(r.run[0] / r.run[1])} (${signedPts(r.delta)}, ${r.worse} pass→fail vs ${r.better} fail→pass)`,
+      );
+    }
+    const worse = c.flips.filter((f) => f.from === 'pass' && f.to !== 'pass').length;
+    const better = c.flips.filter((f) => f.from !== 'pass' && f.to === 'pass').length;
+    lines.push(
+      '',
+      `Case flips: ${worse} pass→fail, ${better} fail→pass · cases added ${c.added.length}, removed ${c.removed.length}.`,
+    );
+  }
   lines.push('');
   lines.push('Pass rate per grader (passes/graded, Wilson 95% interval). Errors are not failures and are not graded.');
   lines.push('');
   const head = ['renderer', 'provider', ...graders, 'errors', 'prompt tokens'];
-  lines.push(`| ${head.join(' | ')} |`);
+  lines.push(`| ${head.map(mdCell).join(' | ')} |`);
   lines.push(`|${head.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`);
   for (const c of agg.cells.values()) {
     const cells = graders.map((g) => {
       const t = c.graders.get(g);
       if (!t || t.n === 0) return '–';
-      const [lo, hi] = wilson(t.pass, t.n);
-      return `${pct(t.pass / t.n)} (${t.pass}/${t.n}, ${pct(lo)}–${pct(hi)})`;
+      return rateText(t.pass, t.n, wilson(t.pass, t.n));
     });
     const tokens = c.cases ? Math.round(c.promptTokens / c.cases) : 0;
-    const provider = c.simulated ? `${c.provider} (simulated)` : c.provider;
-    lines.push(`| ${[c.renderer, provider, ...cells, `${c.errors}/${c.cases}`, String(tokens)].join(' | ')} |`);
+    lines.push(
+      `| ${[mdCell(c.renderer), mdCell(label(c)), ...cells, `${c.errors}/${c.cases}`, String(tokens)].join(' | ')} |`,
+    );
+  }
+  const renderers = [...new Set([...agg.cells.values()].map((c) => c.renderer))];
+  const providers = [...new Map([...agg.cells.values()].map((c) => [c.provider, label(c)])).entries()];
+  for (const g of graders) {
+    lines.push('', `## ${g}`, '');
+    if (k > 1)
+      lines.push(`pass@1 (mean over ${k} repeats) [Wilson 95%] · pass^${k} (every repeat passes, as in τ-bench)`, '');
+    lines.push(`| renderer \\ provider | ${providers.map(([, l]) => mdCell(l)).join(' | ')} |`);
+    lines.push(`|---|${providers.map(() => '---:').join('|')}|`);
+    for (const r of renderers) {
+      const row = providers.map(([p]) => {
+        const t = agg.cells.get(`${r}|${p}`)?.graders.get(g);
+        if (!t || t.n === 0) return '–';
+        const [lo, hi] = wilson(t.pass, t.n);
+        let text = `${pct(t.pass / t.n)} [${pct(lo)}–${pct(hi)}]`;
+        if (k > 1) {
+          const hk = agg.passHatK(r, p, g, k);
+          text += ` · ^${k} ${hk === null ? '–' : pct(hk)}`;
+        }
+        return text;
+      });
+      lines.push(`| ${mdCell(r)} | ${row.join(' | ')} |`);
+    }
   }
   if (agg.failures.length) {
     lines.push('');
@@ -44,11 +105,6 @@ export function renderSummary(agg: RunAggregate, extra: { runDir: string; interr
     for (const e of agg.errors) lines.push(`- \`${e.key}\` ${e.grader}: ${oneLine(e.reason)}`);
   }
   lines.push('');
-  lines.push(`Run log: ${extra.runDir}/run.jsonl`);
+  lines.push(`Run log: ${extra.runDir}/run.jsonl · report: ${extra.runDir}/report.html`);
   return `${lines.join('\n')}\n`;
-}
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 200 ? `${flat.slice(0, 197)}…` : flat;
 }

@@ -36,6 +36,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
   let promptTokens = 0;
   let protocol: CaseRecord['protocol'] = 'xml-tags';
   let catalogHash = '';
+  let catalogDrift: CaseRecord['catalogDrift'];
   const session = await pool.openCase(suite, c).catch((e: unknown) => e as Error);
   try {
     if (session instanceof Error) throw session;
@@ -45,6 +46,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
       const cached = readSchemaCache(settings.schemaDir, suite.suite.name);
       const drift = diffCatalogs(cached.tools, live.tools);
       base = hasDrift(drift) ? { ...cached, drift } : cached;
+      if (hasDrift(drift)) catalogDrift = drift;
     }
     const tools = filterTools(base.tools, suite.suite.toolFilter, c.tools);
     const catalog: Catalog = { ...base, tools, hash: hashOf(tools) };
@@ -105,6 +107,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
     repeat: item.repeat,
     protocol,
     catalogHash,
+    ...(catalogDrift ? { catalogDrift } : {}),
     promptTokens,
     transcript,
     grades,

@@ -19,6 +19,8 @@ export interface EvalInput {
   settings: CaseSettings;
   /** Resuming: records already finished (kept in the new log) and their keys (skipped). */
   resume?: { records: CaseRecord[] };
+  /** Only items this accepts are run (a `--shard`, or the cases `replay` re-runs); default: all. */
+  include?: (item: PlanItem) => boolean;
   signal: AbortSignal;
   onCase?: (record: CaseRecord, done: number) => void;
 }
@@ -52,7 +54,7 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
     for (;;) {
       const it = items.next();
       if (it.done) return undefined;
-      if (!done.has(it.value.key)) return it.value;
+      if (!done.has(it.value.key) && (input.include?.(it.value) ?? true)) return it.value;
     }
   };
   const worker = async () => {

@@ -85,7 +85,10 @@ export async function replaySuite(
     const errors: string[] = [];
     let results = '';
     for (const call of c.expect.calls ?? []) {
-      const args = call.args ? firstAllowedArgs(call.args) : (freeTextArgs[call.tool] ?? {});
+      const args = {
+        ...(call.example ?? freeTextArgs[call.tool] ?? {}),
+        ...(call.args ? firstAllowedArgs(call.args) : {}),
+      };
       const r = await conn.call(call.tool, args);
       if (r.isError) errors.push(`${call.tool}: ${r.text}`);
       results += `${r.text}\n`;

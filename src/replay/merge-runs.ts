@@ -1,0 +1,125 @@
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { RunFooter, RunHeader } from '../contracts/run-log.js';
+import { ToolgaugeError } from '../errors.js';
+import { RunAggregate } from '../report/aggregate.js';
+import { RunLogWriter } from '../runner/run-log-writer.js';
+import { canonicalJson } from '../util/canonical-json.js';
+import { CASSETTE_FILE } from './cassettes.js';
+import { caseRecords, readHeader, runLogOf } from './run-log-io.js';
+
+export interface MergeOutcome {
+  header: RunHeader;
+  aggregate: RunAggregate;
+  runLog: string;
+  interrupted: boolean;
+  warnings: string[];
+}
+
+/** What must agree for runs to be parts of one experiment (machine-local settings like `out` may differ). */
+function experimentOf(h: RunHeader): string {
+  const { out: _out, concurrency: _concurrency, ...config } = h.config;
+  return canonicalJson({
+    format: h.format,
+    config,
+    strategies: h.strategies,
+    providers: h.providers,
+    suites: h.suites.map((s) => ({ name: s.name, cases: s.cases })),
+  });
+}
+
+/**
+ * Combines the run logs of shards (or any runs of one config over disjoint cases) into one run log: one header,
+ * every case record, one footer; cassettes are concatenated. Streams records, keeping only their keys in memory.
+ */
+export async function mergeRuns(dirs: string[], outDir: string, runId: string): Promise<MergeOutcome> {
+  if (dirs.length < 2) throw new ToolgaugeError('USAGE', 'merge: pass at least two run folders (reports/<run-id>)');
+  const logs = dirs.map((d) => runLogOf(d, 'merge:'));
+  const headers: RunHeader[] = [];
+  for (const f of logs) headers.push(await readHeader(f));
+  const first = headers[0]!;
+  const warnings: string[] = [];
+  for (const [i, h] of headers.entries()) {
+    if (experimentOf(h) !== experimentOf(first)) {
+      throw new ToolgaugeError(
+        'USAGE',
+        `merge: ${dirs[i]} ran a different config than ${dirs[0]} (suites, renderers, providers, graders, repeats or seed differ); only shards of one run can be merged`,
+      );
+    }
+  }
+  const sharded = headers.filter((h) => h.shard);
+  if (sharded.length) {
+    const count = sharded[0]!.shard!.count;
+    const seen = new Map<number, string>();
+    for (const [i, h] of headers.entries()) {
+      if (!h.shard || h.shard.count !== count) {
+        throw new ToolgaugeError(
+          'USAGE',
+          `merge: ${dirs[i]} is not a shard of ${count} like the others (run it with --shard i/${count})`,
+        );
+      }
+      const prev = seen.get(h.shard.index);
+      if (prev)
+        throw new ToolgaugeError('USAGE', `merge: ${dirs[i]} and ${prev} are both shard ${h.shard.index}/${count}`);
+      seen.set(h.shard.index, dirs[i]!);
+    }
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
+    if (missing.length)
+      warnings.push(
+        `merge: shard(s) ${missing.map((i) => `${i}/${count}`).join(', ')} missing; the merged run is partial`,
+      );
+  }
+  if (new Set(headers.map((h) => h.gitCommit)).size > 1)
+    warnings.push('merge: the runs were made at different git commits');
+
+  const { shard: _shard, resumedFrom: _resumed, ...rest } = first;
+  const header: RunHeader = {
+    ...rest,
+    runId,
+    startedAt: headers.map((h) => h.startedAt).sort()[0] ?? first.startedAt,
+    plannedCases: headers.reduce((n, h) => n + h.plannedCases, 0),
+  };
+  const dir = resolve(outDir);
+  mkdirSync(dir, { recursive: true });
+  const runLog = join(dir, 'run.jsonl');
+  const writer = new RunLogWriter(runLog, 'create');
+  const aggregate = new RunAggregate(header);
+  const owner = new Map<string, number>();
+  let interrupted = false;
+  try {
+    writer.write(header);
+    for (const [i, file] of logs.entries()) {
+      const seen: { footer?: RunFooter } = {};
+      for await (const record of caseRecords(file, seen)) {
+        const prev = owner.get(record.key);
+        if (prev !== undefined) {
+          throw new ToolgaugeError(
+            'USAGE',
+            `merge: case ${record.key} is in both ${dirs[prev]} and ${dirs[i]}; shards must not overlap`,
+          );
+        }
+        owner.set(record.key, i);
+        writer.write(record);
+        aggregate.add(record);
+      }
+      if (!seen.footer || seen.footer.interrupted) {
+        interrupted = true;
+        warnings.push(`merge: ${dirs[i]} did not finish (resume it with toolgauge eval --resume ${dirs[i]})`);
+      }
+    }
+    writer.write({
+      type: 'footer',
+      finishedAt: new Date().toISOString(),
+      interrupted,
+      completed: aggregate.total,
+      errors: aggregate.totalErrors,
+    });
+  } finally {
+    writer.close();
+  }
+  for (const d of dirs) {
+    const cassettes = join(resolve(d), CASSETTE_FILE);
+    if (existsSync(cassettes)) appendFileSync(join(dir, CASSETTE_FILE), readFileSync(cassettes));
+  }
+  return { header, aggregate, runLog, interrupted, warnings };
+}

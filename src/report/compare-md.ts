@@ -1,0 +1,74 @@
+import type { CompareResult } from './compare.js';
+import { mdCell, pct, signedPts } from './format.js';
+
+const rate = ([p, n]: [number, number]) => (n ? p / n : 0);
+const fmtP = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
+
+/** compare.md: regressions first, then every cell's delta, case flips, added/removed cases. Pure. */
+export function renderCompare(r: CompareResult, maxFlips = 50): string {
+  const lines: string[] = [];
+  const regressions = r.cells.filter((c) => c.regression);
+  const changed = r.cells.filter((c) => c.worse || c.better);
+  lines.push(`# toolgauge compare: ${r.baseRunId} → ${r.runId}`);
+  lines.push('');
+  lines.push(
+    `Paired per case: exact McNemar test on discordant trials, Holm-corrected over ${r.cells.length} cell × grader comparison(s) at alpha ${r.options.alpha}; a regression is a significant drop of more than ${pct(r.options.maxRegression)}.`,
+  );
+  if (r.configChanged) lines.push('', '> The configuration differs from the baseline’s (config hash changed).');
+  lines.push('');
+  lines.push(`## Regressions (${regressions.length})`);
+  lines.push('');
+  if (!regressions.length) lines.push('None.');
+  for (const c of regressions) {
+    lines.push(
+      `- **${mdCell(c.grader)}** in ${mdCell(c.renderer)} × ${mdCell(c.provider)}: ${pct(rate(c.base))} → ${pct(rate(c.run))} (${signedPts(c.delta)}; ${c.worse} pass→fail, ${c.better} fail→pass; p=${fmtP(c.pAdjusted)})`,
+    );
+  }
+  lines.push('');
+  lines.push(`## Cells that changed (${changed.length} of ${r.cells.length})`);
+  lines.push('');
+  if (changed.length) {
+    lines.push(
+      '| renderer | provider | grader | baseline | run | delta | pass→fail | fail→pass | p (Holm) | judgement |',
+    );
+    lines.push('|---|---|---|---:|---:|---:|---:|---:|---:|---|');
+    for (const c of changed) {
+      const judgement = c.regression
+        ? 'REGRESSION'
+        : c.significant
+          ? c.delta < 0
+            ? 'significant, within tolerance'
+            : 'significant improvement'
+          : 'noise';
+      lines.push(
+        `| ${mdCell(c.renderer)} | ${mdCell(c.provider)} | ${mdCell(c.grader)} | ${pct(rate(c.base))} (${c.base[0]}/${c.base[1]}) | ${pct(rate(c.run))} (${c.run[0]}/${c.run[1]}) | ${signedPts(c.delta)} | ${c.worse} | ${c.better} | ${fmtP(c.pAdjusted)} | ${judgement} |`,
+      );
+    }
+  } else lines.push('No cell changed.');
+  const worse = r.flips.filter((f) => f.from === 'pass' && f.to !== 'pass');
+  const better = r.flips.filter((f) => f.from !== 'pass' && f.to === 'pass');
+  const other = r.flips.length - worse.length - better.length;
+  lines.push('');
+  lines.push(`## Case flips: ${worse.length} pass→fail, ${better.length} fail→pass, ${other} other`);
+  lines.push('');
+  for (const [title, list] of [
+    ['pass→fail', worse],
+    ['fail→pass', better],
+  ] as const) {
+    if (!list.length) continue;
+    lines.push(`### ${title}${list.length > maxFlips ? ` (first ${maxFlips} of ${list.length})` : ''}`);
+    lines.push('');
+    for (const f of list.slice(0, maxFlips)) {
+      lines.push(
+        `- \`${f.key}\` ${f.grader}: ${f.from} (${f.base[0]}/${f.base[1]}) → ${f.to} (${f.run[0]}/${f.run[1]})`,
+      );
+    }
+    lines.push('');
+  }
+  lines.push(`## Cases added (${r.added.length}) and removed (${r.removed.length})`);
+  lines.push('');
+  for (const k of r.added.slice(0, maxFlips)) lines.push(`- added \`${k}\``);
+  for (const k of r.removed.slice(0, maxFlips)) lines.push(`- removed \`${k}\``);
+  if (r.added.length + r.removed.length > 2 * maxFlips) lines.push('- …');
+  return `${lines.join('\n')}\n`;
+}

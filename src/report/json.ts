@@ -1,0 +1,94 @@
+import type { RunAggregate } from './aggregate.js';
+import type { CompareResult } from './compare.js';
+import { type RunSnapshot, snapshotOf } from './snapshot.js';
+import { wilson } from './wilson.js';
+
+export interface RunJson {
+  format: 'toolgauge.summary/1';
+  runId: string;
+  startedAt: string;
+  gitCommit: string | null;
+  interrupted: boolean;
+  repeats: number;
+  total: number;
+  errors: number;
+  suites: { name: string; file: string; cases: number }[];
+  cells: {
+    renderer: string;
+    provider: string;
+    simulated: boolean;
+    cases: number;
+    errors: number;
+    promptTokensMean: number;
+    usage: { input: number; output: number; cached: number };
+    graders: Record<string, { pass: number; n: number; rate: number; wilson95: [number, number]; passHatK: number | null }>;
+  }[];
+  comparison: null | {
+    baseRunId: string;
+    regressions: number;
+    cells: CompareResult['cells'];
+    flips: { passToFail: number; failToPass: number };
+    added: number;
+    removed: number;
+  };
+  gate?: { exitCode: number; lines: string[] };
+  /** The compact per-case numbers: what `baseline update` promotes and `compare` pairs on. */
+  snapshot: RunSnapshot;
+}
+
+/** run.json: the summary numbers of a run. Pure. */
+export function renderRunJson(
+  agg: RunAggregate,
+  extra: { interrupted: boolean; comparison?: CompareResult | null; gate?: { exitCode: number; lines: string[] } },
+): RunJson {
+  const h = agg.header;
+  const k = agg.repeats;
+  const c = extra.comparison;
+  return {
+    format: 'toolgauge.summary/1',
+    runId: h.runId,
+    startedAt: h.startedAt,
+    gitCommit: h.gitCommit,
+    interrupted: extra.interrupted,
+    repeats: k,
+    total: agg.total,
+    errors: agg.totalErrors,
+    suites: h.suites,
+    cells: [...agg.cells.values()].map((cell) => ({
+      renderer: cell.renderer,
+      provider: cell.provider,
+      simulated: cell.simulated,
+      cases: cell.cases,
+      errors: cell.errors,
+      promptTokensMean: cell.cases ? Math.round(cell.promptTokens / cell.cases) : 0,
+      usage: cell.usage,
+      graders: Object.fromEntries(
+        [...cell.graders].map(([g, t]) => [
+          g,
+          {
+            pass: t.pass,
+            n: t.n,
+            rate: t.n ? t.pass / t.n : 0,
+            wilson95: wilson(t.pass, t.n),
+            passHatK: agg.passHatK(cell.renderer, cell.provider, g, k),
+          },
+        ]),
+      ),
+    })),
+    comparison: c
+      ? {
+          baseRunId: c.baseRunId,
+          regressions: c.cells.filter((x) => x.regression).length,
+          cells: c.cells,
+          flips: {
+            passToFail: c.flips.filter((f) => f.from === 'pass' && f.to !== 'pass').length,
+            failToPass: c.flips.filter((f) => f.from !== 'pass' && f.to === 'pass').length,
+          },
+          added: c.added.length,
+          removed: c.removed.length,
+        }
+      : null,
+    ...(extra.gate ? { gate: extra.gate } : {}),
+    snapshot: snapshotOf(agg),
+  };
+}

@@ -1,0 +1,91 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CaseRecord, RunFooter } from '../src/contracts/run-log.js';
+import { FIXTURES, finished, ROOT, readRecords, runDirFrom } from './cli-helpers.js';
+import { processesWith, waitFor } from './fixtures/mcp-support/processes.js';
+
+const FAULTY = join(FIXTURES, 'mcp-faulty', 'server.mjs');
+
+/** A run that lasts a while: a shared stdio server (our own `serve mcp excel`) plus a per-case (`isolate`) one. */
+function writeSlowRun(marker: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-orphans-'));
+  writeFileSync(
+    join(dir, 'slow.yaml'),
+    `name: slow
+servers:
+  excel:
+    command: [node, --import, tsx, ${JSON.stringify(join(ROOT, 'src/cli/main.ts'))}, serve, mcp, excel]
+    cwd: ${JSON.stringify(ROOT)}
+    env: { TOOLGAUGE_TEST_MARKER: ${marker} }
+  faulty:
+    command: [node, ${JSON.stringify(FAULTY)}, --marker, ${marker}]
+    isolate: true
+cases:
+  - id: read
+    prompt: Read Sheet1 of test.xlsx.
+    expect: { calls: [{ tool: read_data_from_excel, args: { filepath: [test.xlsx], sheet_name: [Sheet1] } }] }
+  - id: whoami
+    prompt: Which process are you?
+    expect: { calls: [{ tool: whoami, args: {} }] }
+`,
+  );
+  writeFileSync(
+    join(dir, 'slow.config.yaml'),
+    `suites: [slow.yaml]
+renderers: [full-details]
+providers: [{ id: sim:oracle, options: { latencyMs: 400 } }]
+repeats: 20
+concurrency: 2
+out: reports
+`,
+  );
+  return join(dir, 'slow.config.yaml');
+}
+
+/**
+ * Ctrl-C during an eval: the run stops after the cases in flight (exit 130, footer `interrupted`), and no MCP
+ * server process it started survives — whether only the CLI gets the signal (`kill <pid>`) or its whole
+ * process group does (Ctrl-C in a terminal, which also signals the servers).
+ */
+describe('no orphan MCP server processes after SIGINT to a running eval (real processes)', () => {
+  for (const target of ['cli', 'group'] as const) {
+    it(`SIGINT to the ${target === 'cli' ? 'CLI process only' : 'process group (terminal Ctrl-C)'}`, async () => {
+      const marker = `tg-orphan-${randomUUID()}`;
+      const config = writeSlowRun(marker);
+      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'eval', '-c', config], {
+        cwd: ROOT,
+        env: { ...process.env, CI: 'true', FORCE_COLOR: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: target === 'group',
+      });
+      const done = finished(child);
+      try {
+        // Both servers are up (the shared one and a per-case one) and at least one case finished.
+        const up = await waitFor(() => processesWith(marker).length >= 2, 30_000);
+        expect(up, 'servers never started').toBe(true);
+        await new Promise((r) => setTimeout(r, 1500));
+        if (target === 'group') process.kill(-child.pid!, 'SIGINT');
+        else child.kill('SIGINT');
+        const res = await done;
+        expect(res.stderr).toContain('interrupted: stopping after the cases in flight');
+        expect(res.code, res.stderr).toBe(130);
+        const records = readRecords(join(runDirFrom(res.stderr), 'run.jsonl'));
+        const footer = records.at(-1) as RunFooter;
+        expect(footer).toMatchObject({ type: 'footer', interrupted: true });
+        const cases = records.filter((r): r is CaseRecord => r.type === 'case');
+        expect(cases.length).toBeGreaterThan(0);
+        expect(cases.length).toBeLessThan(40);
+        for (const c of cases) expect(c.error, c.key).toBeUndefined();
+        // The CLI has exited: every server it started must be gone already.
+        expect(processesWith(marker)).toEqual([]);
+      } finally {
+        for (const p of processesWith(marker)) process.kill(p.pid, 'SIGKILL');
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+    });
+  }
+});
