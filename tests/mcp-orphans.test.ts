@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter } from '../src/contracts/run-log.js';
 import { FIXTURES, finished, ROOT, readRecords, runDirFrom } from './cli-helpers.js';
@@ -46,6 +46,16 @@ out: reports
   return join(dir, 'slow.config.yaml');
 }
 
+/** Case records already streamed to the run log of the (single) run under the config's `out` folder. */
+function finishedCases(config: string): number {
+  const reports = join(dirname(config), 'reports');
+  if (!existsSync(reports)) return 0;
+  return readdirSync(reports)
+    .map((run) => join(reports, run, 'run.jsonl'))
+    .filter((f) => existsSync(f))
+    .reduce((n, f) => n + (readFileSync(f, 'utf8').match(/"type":"case"/g)?.length ?? 0), 0);
+}
+
 /**
  * Ctrl-C during an eval: the run stops after the cases in flight (exit 130, footer `interrupted`), and no MCP
  * server process it started survives — whether only the CLI gets the signal (`kill <pid>`) or its whole
@@ -65,9 +75,8 @@ describe('no orphan MCP server processes after SIGINT to a running eval (real pr
       const done = finished(child);
       try {
         // Both servers are up (the shared one and a per-case one) and at least one case finished.
-        const up = await waitFor(() => processesWith(marker).length >= 2, 30_000);
-        expect(up, 'servers never started').toBe(true);
-        await new Promise((r) => setTimeout(r, 1500));
+        const up = await waitFor(() => processesWith(marker).length >= 2 && finishedCases(config) > 0, 30_000);
+        expect(up, 'servers never started or no case finished').toBe(true);
         if (target === 'group') process.kill(-child.pid!, 'SIGINT');
         else child.kill('SIGINT');
         const res = await done;

@@ -42,7 +42,9 @@ export class ServerPool {
           conns.set(name, await this.sharedConnection(`${loaded.file}#${name}`, name, spec, baseDir));
         }
       }
-      const catalog = await this.catalogFor(loaded, conns);
+      const catalog = testCase.functions
+        ? await caseCatalog(testCase.functions, conns)
+        : await this.catalogFor(loaded, conns);
       return {
         catalog,
         call: async (server, tool, args, timeoutMs) => {
@@ -114,6 +116,15 @@ export class ServerPool {
     this.shared.clear();
     await Promise.all(all.map((c) => c.close()));
   }
+}
+
+/** A case with its own `functions` (imported BFCL questions): not cached, each case lists different tools. */
+async function caseCatalog(functions: NonNullable<SuiteCase['functions']>, conns: Map<string, McpConnection>) {
+  const tools: ToolDef[] = [];
+  for (const conn of conns.values()) tools.push(...(await conn.listTools()));
+  for (const t of functions) tools.push({ ...t, server: INLINE_SERVER });
+  const source: Catalog['source'] = conns.size === 0 ? 'inline' : 'live';
+  return { tools, source, hash: hashOf(tools) } satisfies Catalog;
 }
 
 function inlineResult(testCase: SuiteCase, tool: string): ToolCallOutcome {

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
@@ -6,10 +6,10 @@ import { resolveGraders, resolveProviders, resolveStrategies } from '../config/r
 import type { CaseRecord, RunHeader } from '../contracts/run-log.js';
 import { RUN_LOG_FORMAT } from '../contracts/run-log.js';
 import { ToolgaugeError } from '../errors.js';
-import { applyGate } from '../gate/gate.js';
+import { judgeRun } from '../gate/judge.js';
 import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
 import { readRunLog } from '../report/read-run-log.js';
-import { renderSummary } from '../report/summary.js';
+import { writeReports } from '../report/write-reports.js';
 import { type PlanItem, plan, planSize } from '../runner/plan.js';
 import { runEval } from '../runner/run-eval.js';
 import { inShard, parseShard } from '../runner/shard.js';
@@ -119,19 +119,26 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }
-  const summary = renderSummary(outcome.aggregate, { runDir: displayPath(runDir), interrupted: outcome.interrupted });
-  writeFileSync(join(runDir, 'summary.md'), summary);
+  // Reports and gate: compare with the committed baseline (when there is one), write every report, exit code.
+  const judged = outcome.interrupted ? undefined : judgeRun(outcome.aggregate, config.gate, loaded.dir);
+  const summary = await writeReports({
+    runDir,
+    runLog: outcome.runLog,
+    displayDir: displayPath(runDir),
+    aggregate: outcome.aggregate,
+    interrupted: outcome.interrupted,
+    ...(judged ? { comparison: judged.comparison, gate: judged.verdict } : {}),
+  });
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, summary);
   process.stdout.write(`\n${summary}`);
-  if (outcome.interrupted) {
+  if (outcome.interrupted || !judged) {
     process.stderr.write(
       `Run interrupted: ${outcome.aggregate.total} finished cases are saved in ${displayPath(outcome.runLog)}.\nResume with: toolgauge eval --resume ${displayPath(runDir)}\n`,
     );
     return EXIT_INTERRUPTED;
   }
-  const verdict = applyGate(outcome.aggregate, config.gate);
-  for (const line of verdict.lines) process.stderr.write(`${line}\n`);
-  return verdict.exitCode;
+  for (const line of judged.verdict.lines) process.stderr.write(`${line}\n`);
+  return judged.verdict.exitCode;
 }
 
 async function readResume(dir: string): Promise<{ header: RunHeader; records: CaseRecord[] }> {

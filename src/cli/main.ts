@@ -57,6 +57,11 @@ program
   .option('--seed <n>', 'seed for simulated providers', int('--seed'))
   .option('--resume <run-dir>', 'continue an interrupted run, skipping its finished cases')
   .option('-q, --quiet', 'no progress output')
+  .option('--record', "record every provider exchange to cassettes (the run folder's cassettes.jsonl)")
+  .option('--replay', 'answer every request from cassettes; no provider is called (a miss is an error)')
+  .option('--replay-or-record', 'answer from cassettes when recorded, else call the provider and record')
+  .option('--cassettes <file>', 'cassette file to use instead of <run-dir>/cassettes.jsonl (e.g. one committed for CI)')
+  .option('--shard <i/n>', 'run only shard i of n (cases partitioned by hash; combine shards with `toolgauge merge`)')
   .action((opts) =>
     run(async () => {
       const { evalCommand } = await import('./eval-command.js');
@@ -74,7 +79,50 @@ program
         seed: opts.seed,
         resume: opts.resume,
         quiet: opts.quiet,
+        record: opts.record,
+        replay: opts.replay,
+        replayOrRecord: opts.replayOrRecord,
+        cassettes: opts.cassettes,
+        shard: opts.shard,
       });
+    }),
+  );
+
+program
+  .command('replay <run-dir>')
+  .description("Run a finished run's cases again into a new run folder, from its cassettes (no network) or live")
+  .option('--failures', 'only the cases that failed a grader or hit an error')
+  .option('--live', 'call the providers again (recording new cassettes) instead of replaying')
+  .option('--concurrency <n>', 'cases in flight at once', int('--concurrency'))
+  .option('-q, --quiet', 'no progress output')
+  .action((runDir: string, opts: { failures?: boolean; live?: boolean; concurrency?: number; quiet?: boolean }) =>
+    run(async () => {
+      const { replayCommand } = await import('./replay-command.js');
+      return replayCommand(runDir, opts);
+    }),
+  );
+
+program
+  .command('regrade <run-dir>')
+  .description('Recompute every grade of a finished run with the current graders (no model calls)')
+  .option('--out <dir>', 'folder for the regraded run (default: a new run folder beside it)')
+  .option('--in-place', "rewrite the run's own run.jsonl and summary.md")
+  .option('-g, --grader <name>', "grader (repeatable; default: the run config's graders)", collect)
+  .action((runDir: string, opts: { out?: string; inPlace?: boolean; grader?: string[] }) =>
+    run(async () => {
+      const { regradeCommand } = await import('./regrade-command.js');
+      return regradeCommand(runDir, opts);
+    }),
+  );
+
+program
+  .command('merge <run-dirs...>')
+  .description('Combine the run logs of shards (--shard i/n) into one run log and one report')
+  .option('--out <dir>', 'folder for the merged run (default: a new run folder beside the first)')
+  .action((dirs: string[], opts: { out?: string }) =>
+    run(async () => {
+      const { mergeCommand } = await import('./merge-command.js');
+      return mergeCommand(dirs, opts);
     }),
   );
 

@@ -1,9 +1,11 @@
+import { providerFactories } from '../../providers/index.js';
 import { readSchemaCache } from '../catalog/schema-cache.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import { filterTools } from '../catalog/tool-filter.js';
 import { resolveSuitePath } from '../config/load-config.js';
 import { loadSuite } from '../config/load-suite.js';
 import { resolveProviders, resolveStrategies } from '../config/resolve.js';
+import type { ProviderKind } from '../contracts/model.js';
 import type { RenderedRequest } from '../contracts/renderer.js';
 import { ToolgaugeError } from '../errors.js';
 import { hashOf } from '../util/canonical-json.js';
@@ -39,7 +41,7 @@ export async function renderCommand(flags: RenderFlags): Promise<number> {
     }
   }
   const [strategy] = await resolveStrategies([{ name: flags.renderer, options }], baseDir, () => '--renderer');
-  const [provider] = await resolveProviders([flags.provider ?? 'sim:oracle'], baseDir, () => '--provider');
+  const provider = await renderTarget(flags.provider ?? 'sim:oracle', baseDir);
   const pool = new ServerPool();
   let rendered: RenderedRequest;
   try {
@@ -50,7 +52,7 @@ export async function renderCommand(flags: RenderFlags): Promise<number> {
       catalog: { ...base, tools, hash: hashOf(tools) },
       case: testCase,
       options,
-      provider: { id: provider!.id, kind: provider!.provider.kind },
+      provider,
     });
     await session.release();
   } finally {
@@ -62,7 +64,7 @@ export async function renderCommand(flags: RenderFlags): Promise<number> {
   }
   const out: string[] = [];
   out.push(
-    `# ${loaded.suite.name}/${testCase.id} · renderer ${strategy!.label} · provider ${provider!.id} · protocol ${rendered.protocol}`,
+    `# ${loaded.suite.name}/${testCase.id} · renderer ${strategy!.label} · provider ${provider.id} · protocol ${rendered.protocol}`,
   );
   out.push(`# prompt size: ${requestTokens(rendered)} tokens (o200k_base; an estimate for non-OpenAI models)`);
   out.push('', '=== system ===', rendered.system);
@@ -72,4 +74,18 @@ export async function renderCommand(flags: RenderFlags): Promise<number> {
   if (rendered.stop) out.push('', '=== stop ===', JSON.stringify(rendered.stop));
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
+}
+
+/**
+ * Rendering needs only the provider's id and kind (they shape native tool names), never a key or a baseURL, so a
+ * built-in provider id is not instantiated: `render` works with no credentials. Plugin paths are loaded as usual.
+ */
+async function renderTarget(id: string, baseDir: string): Promise<{ id: string; kind: ProviderKind }> {
+  const colon = id.indexOf(':');
+  const prefix = id.slice(0, Math.max(colon, 0));
+  if (colon > 0 && colon < id.length - 1 && Object.hasOwn(providerFactories, prefix)) {
+    return { id, kind: prefix as ProviderKind };
+  }
+  const [slot] = await resolveProviders([id], baseDir, () => '--provider');
+  return { id: slot!.id, kind: slot!.provider.kind };
 }

@@ -79,6 +79,11 @@ export const CaseSchema = z
     system: z.string().optional().describe('Extra system instructions prepended to the rendered tool section'),
     tags: z.array(z.string()).optional(),
     tools: ToolFilterSchema.optional(),
+    /**
+     * Inline tools of this case only (BFCL gives every question its own functions): when present, the case's
+     * catalog is these tools (plus the suite's servers), replacing the suite-level inline `tools`.
+     */
+    functions: z.array(InlineToolSchema).min(1).optional(),
     expect: ExpectSchema,
     /** Canned results for inline tools (no server): tool name → result text or JSON. */
     results: z.record(z.string(), z.unknown()).optional(),
@@ -97,7 +102,11 @@ export const SuiteSchema = z
     cases: z.array(CaseSchema).min(1, 'a suite needs at least one case'),
   })
   .strict()
-  .refine((s) => (s.servers && Object.keys(s.servers).length > 0) || (s.tools && s.tools.length > 0), {
-    message: 'a suite needs `servers:` or inline `tools:`',
-  });
+  .refine(
+    (s) =>
+      (s.servers && Object.keys(s.servers).length > 0) ||
+      (s.tools && s.tools.length > 0) ||
+      s.cases.every((c) => c.functions && c.functions.length > 0),
+    { message: 'a suite needs `servers:`, inline `tools:`, or `functions:` in every case' },
+  );
 export type Suite = z.infer<typeof SuiteSchema>;

@@ -21,7 +21,10 @@ export interface RunJson {
     errors: number;
     promptTokensMean: number;
     usage: { input: number; output: number; cached: number };
-    graders: Record<string, { pass: number; n: number; rate: number; wilson95: [number, number]; passHatK: number | null }>;
+    graders: Record<
+      string,
+      { pass: number; n: number; rate: number; wilson95: [number, number]; passHatK: number | null }
+    >;
   }[];
   comparison: null | {
     baseRunId: string;

@@ -1,0 +1,26 @@
+import { dirname, resolve } from 'node:path';
+import { displayPath } from '../config/load-yaml.js';
+import { finishRun } from '../replay/finish-run.js';
+import { regradeRun } from '../replay/regrade-run.js';
+import { newRunId } from './run-meta.js';
+
+export interface RegradeFlags {
+  out?: string;
+  inPlace?: boolean;
+  grader?: string[];
+}
+
+/** `toolgauge regrade <run-dir>`: recomputes every grade with the current graders; no model is called. */
+export async function regradeCommand(runDir: string, flags: RegradeFlags): Promise<number> {
+  const outDir = flags.out ? resolve(flags.out) : resolve(dirname(resolve(runDir)), newRunId());
+  const outcome = await regradeRun(runDir, {
+    outDir,
+    ...(flags.inPlace ? { inPlace: true } : {}),
+    ...(flags.grader?.length ? { graders: flags.grader } : {}),
+  });
+  for (const note of outcome.notes) process.stderr.write(`regrade: ${note}\n`);
+  process.stderr.write(
+    `regrade: ${outcome.aggregate.total} records regraded, ${outcome.changed} with changed grades → ${displayPath(outcome.runDir)}\n`,
+  );
+  return await finishRun(outcome.aggregate, outcome.runDir, outcome.interrupted);
+}

@@ -1,0 +1,41 @@
+import type { Grade } from '../contracts/grade.js';
+import { getGrader } from '../graders/index.js';
+import type { PromptfooGradeContext } from './promptfoo-case.js';
+
+/** promptfoo's GradingResult. */
+export interface PromptfooGradingResult {
+  pass: boolean;
+  score: number;
+  reason: string;
+  namedScores?: Record<string, number>;
+}
+
+/**
+ * Runs one toolgauge grader on the transcript the toolgauge promptfoo provider left in `metadata.toolgauge`.
+ * A grader that does not apply to the case passes with a reason saying so (toolgauge does not count it at all).
+ */
+export function gradeForPromptfoo(graderName: string, metadata: unknown): PromptfooGradingResult {
+  const grader = getGrader(graderName);
+  const ctx = (metadata as { toolgauge?: PromptfooGradeContext } | undefined)?.toolgauge;
+  if (!ctx?.transcript) {
+    return {
+      pass: false,
+      score: 0,
+      reason: `${graderName}: no toolgauge transcript in the provider response; use the toolgauge promptfoo provider (integrations/promptfoo/toolgauge-provider.mjs)`,
+    };
+  }
+  if (ctx.error) return { pass: false, score: 0, reason: `${graderName}: case errored (${ctx.error.code}: ${ctx.error.message})` };
+  const grade: Grade | null = grader.grade({
+    case: ctx.case,
+    transcript: ctx.transcript,
+    protocol: ctx.protocol,
+    tools: ctx.tools,
+  });
+  if (!grade) return { pass: true, score: 1, reason: `${graderName}: does not apply to this case` };
+  return {
+    pass: grade.pass,
+    score: grade.score,
+    reason: `${graderName}: ${grade.reason}`,
+    namedScores: { [graderName]: grade.score },
+  };
+}
