@@ -174,6 +174,53 @@ for (const action of ['refresh', 'diff'] as const) {
     );
 }
 
+const num = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number between 0 and 1`);
+  return n;
+};
+
+program
+  .command('report <run-dir>')
+  .description('Regenerate summary.md, report.html, results.csv, junit.xml and run.json from a run.jsonl')
+  .option('--baseline <file>', 'also compare with this baseline (reports/baseline.json or a run folder)')
+  .option('--max-html-cases <n>', 'most case drill-downs embedded in report.html (failing first)', int('--max-html-cases'))
+  .option('-q, --quiet', 'do not print the summary')
+  .action((runDir: string, opts) =>
+    run(async () => {
+      const { reportCommand } = await import('./report-command.js');
+      return reportCommand(runDir, opts);
+    }),
+  );
+
+program
+  .command('compare <baseline> <run>')
+  .description('Per-case flips and per-cell deltas with a significance judgement → compare.md; exit 1 on a regression')
+  .option('--alpha <p>', 'significance level, Holm-corrected over cells × graders', num('--alpha'))
+  .option('--max-regression <x>', 'largest drop tolerated even when significant (0.05 = 5 points)', num('--max-regression'))
+  .option('--out <file>', 'where to write compare.md (default: in the run folder)')
+  .option('-q, --quiet', 'do not print compare.md')
+  .action((baseline: string, runArg: string, opts) =>
+    run(async () => {
+      const { compareCommand } = await import('./compare-command.js');
+      return compareCommand(baseline, runArg, opts);
+    }),
+  );
+
+program
+  .command('baseline')
+  .description('The committed baseline that eval compares with (reports/baseline.json)')
+  .command('update <run-dir>')
+  .description('Promote a finished run to the baseline')
+  .option('--to <file>', 'baseline file to write', 'reports/baseline.json')
+  .option('--force', 'promote an interrupted run anyway')
+  .action((runDir: string, opts) =>
+    run(async () => {
+      const { baselineUpdateCommand } = await import('./baseline-command.js');
+      return baselineUpdateCommand(runDir, opts);
+    }),
+  );
+
 const serve = program.command('serve').description('Run a bundled mock server');
 serve
   .command('mcp <name>')

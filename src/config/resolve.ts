@@ -90,7 +90,7 @@ export async function resolveProviders(
       const factory = providerFactories[prefix as keyof typeof providerFactories];
       if (!factory || !model) {
         const valid = Object.keys(providerFactories)
-          .map((p) => `${p}:<model>`)
+          .map((p) => (p === 'sim' ? 'sim:<persona>' : `${p}:<model>`))
           .join(', ');
         throw new ToolgaugeError('UNKNOWN_PROVIDER', `${where(i)}: unknown provider '${id}'; valid: ${valid}`);
       }

@@ -5,7 +5,6 @@ import type { RunAggregate } from './aggregate.js';
 export function xmlEscape(text: string): string {
   return (
     text
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: removing the control characters XML forbids
       .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD')
       .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
       .replace(/&/g, '&amp;')
