@@ -19,7 +19,10 @@ async function expectOneLineError(args: string[], ...fragments: (string | RegExp
 
 describe('bad input → exit 2 with one located line', () => {
   it('a suite with a YAML syntax error names file:line:col', async () => {
-    await expectOneLineError([...base, '-s', join(BAD, 'yaml-syntax.yaml')], /yaml-syntax\.yaml:\d+:\d+: YAML syntax error/);
+    await expectOneLineError(
+      [...base, '-s', join(BAD, 'yaml-syntax.yaml')],
+      /yaml-syntax\.yaml:\d+:\d+: YAML syntax error/,
+    );
   });
 
   it('a case with no prompt names the file, the line and the YAML path', async () => {
@@ -38,7 +41,10 @@ describe('bad input → exit 2 with one located line', () => {
   });
 
   it('an unknown provider on the command line lists the valid ids', async () => {
-    await expectOneLineError([...base, '-p', 'gpt-5'], /--provider gpt-5: unknown provider 'gpt-5'; valid: openai:<model>/);
+    await expectOneLineError(
+      [...base, '-p', 'gpt-5'],
+      /--provider gpt-5: unknown provider 'gpt-5'; valid: openai:<model>/,
+    );
     await expectOneLineError([...base, '-p', 'sim:wizard'], /sim:wizard/, /sim:oracle, sim:guesser/);
   });
 
@@ -50,7 +56,10 @@ describe('bad input → exit 2 with one located line', () => {
   });
 
   it('a missing config file says how to fix it', async () => {
-    await expectOneLineError(['eval', '-c', join(BAD, 'nope.yaml')], /nope\.yaml: config file not found; pass --config/);
+    await expectOneLineError(
+      ['eval', '-c', join(BAD, 'nope.yaml')],
+      /nope\.yaml: config file not found; pass --config/,
+    );
   });
 
   it('--verbose adds the stack trace', async () => {
@@ -65,7 +74,9 @@ describe('toolgauge schema', () => {
     const res = await runCli(['schema']);
     expect(res.code).toBe(0);
     const schema = JSON.parse(res.stdout) as { properties: Record<string, unknown>; required: string[] };
-    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['suites', 'renderers', 'providers', 'gate']));
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining(['suites', 'renderers', 'providers', 'gate']),
+    );
     expect(schema.required).toEqual(expect.arrayContaining(['suites', 'renderers', 'providers']));
   });
 });

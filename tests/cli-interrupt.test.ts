@@ -6,7 +6,11 @@ import type { CaseRecord, RunFooter, RunHeader } from '../src/contracts/run-log.
 import { FIXTURES, finished, readRecords, runCli, runDirFrom, startCli } from './cli-helpers.js';
 
 const caseCount = (file: string) =>
-  existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('"type":"case"')).length : 0;
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"type":"case"')).length
+    : 0;
 
 async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;

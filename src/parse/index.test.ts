@@ -229,13 +229,11 @@ describe('think blocks and native calls', () => {
 
 describe('backticks inside a <tool_call> body', () => {
   it('are argument text, not inline code', () => {
-    const text =
-      '<tool_call>{"name": "write_to_file", "arguments": {"path": "src/greet.ts", "content": "export const greet = (name: string) => `Hello, ${name}`;\\n"}}</tool_call>';
+    const content = 'export const greet = (name: string) => `Hello, $' + '{name}`;\n';
+    const text = `<tool_call>${JSON.stringify({ name: 'write_to_file', arguments: { path: 'src/greet.ts', content } })}</tool_call>`;
     const result = parseResponse({ text, toolCalls: [] }, 'xml-tags');
     expect(result.calls).toHaveLength(1);
     expect(result.calls[0]).toMatchObject({ via: 'xml-tags', name: 'write_to_file', repaired: false });
-    expect((result.calls[0]!.args as { content: string }).content).toBe(
-      'export const greet = (name: string) => `Hello, ${name}`;\n',
-    );
+    expect((result.calls[0]!.args as { content: string }).content).toBe(content);
   });
 });

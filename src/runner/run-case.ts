@@ -8,9 +8,9 @@ import type { Catalog } from '../contracts/tool.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { errorMessage, isToolgaugeError } from '../errors.js';
 import { hashOf } from '../util/canonical-json.js';
-import { requestTokens } from '../util/tokens.js';
 import { LoopError, runAgentLoop } from './agent-loop.js';
 import type { PlanItem } from './plan.js';
+import { promptTokens as promptTokensOf } from './prompt-tokens.js';
 
 export interface CaseSettings {
   seed: number;
@@ -58,7 +58,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
       provider: { id: provider.id, kind: provider.provider.kind },
     });
     protocol = rendered.protocol;
-    promptTokens = requestTokens(rendered);
+    promptTokens = promptTokensOf(rendered);
     const request: ModelRequest = {
       ...rendered,
       oracle: {
