@@ -30,10 +30,14 @@ interface Check {
 
 /** `toolgauge serve mcp <name> --http 0` as a real process; resolves with the URL it announces on stderr. */
 function serveHttp(name: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve', 'mcp', name, '--http', '0'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve', 'mcp', name, '--http', '0'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   return new Promise((resolve, reject) => {
     let err = '';
     child.stderr!.on('data', (d: Buffer) => {

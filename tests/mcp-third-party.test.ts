@@ -40,7 +40,9 @@ describe('third-party MCP server (@modelcontextprotocol/server-filesystem) throu
     // Listing: the server's whole catalog reaches the model, natively and in the prompt.
     const native = get('mcp-fs/read-notes|native-functions|sim:oracle|0').transcript.turns[0]!.request;
     expect(native.tools?.map((t) => t.name).sort()).toEqual(FS_TOOLS);
-    expect(native.tools?.every((t) => t.server === 'fs')).toBe(true);
+    expect(native.tools?.every((t) => t.target.server === 'fs' && t.target.tool === t.name)).toBe(true);
+    const readTool = native.tools?.find((t) => t.name === 'read_text_file');
+    expect(readTool?.parameters).toMatchObject({ type: 'object', required: ['path'] });
     const prompt = get('mcp-fs/read-notes|full-details|sim:oracle|0').transcript.turns[0]!.request.system;
     for (const name of FS_TOOLS) expect(prompt).toContain(name);
 

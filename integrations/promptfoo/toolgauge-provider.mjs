@@ -11,10 +11,10 @@ const tg = await loadToolgauge();
 
 export default class ToolgaugeProvider {
   constructor(options = {}) {
-    this.config = options.config ?? {};
-    // Relative paths in the config (user servers, renderer/provider modules, schema cache) are relative to the cwd,
-    // where promptfoo is run with its config; `config.baseDir` overrides.
-    this.runner = new tg.PromptfooCaseRunner(this.config, this.config.baseDir ?? process.cwd());
+    // promptfoo adds `basePath` (the promptfoo config's folder): relative paths in the config (user servers,
+    // renderer/provider modules, the schema cache) are relative to it.
+    const { basePath, ...config } = options.config ?? {};
+    this.runner = new tg.PromptfooCaseRunner(config, basePath || process.cwd());
     this.providerId = options.id ?? this.runner.label;
     this.label = options.label;
   }

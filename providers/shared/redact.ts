@@ -3,6 +3,8 @@
  * wherever it appears (deeply, in strings and object keys) so no key reaches a log, report, cassette or error.
  */
 const secrets = new Set<string>();
+/** `secrets`, longest first (a key containing another is replaced whole); rebuilt when a secret is added. */
+let ordered: string[] = [];
 
 /** The marker that replaces a secret. */
 export const REDACTED = '[REDACTED]';
@@ -12,17 +14,54 @@ const SECRET_HEADER = /^(authorization|proxy-authorization|x-api-key|api-key|x-g
 
 /** Remember a secret value (keys shorter than 6 characters are ignored: too likely to match ordinary text). */
 export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= 6) secrets.add(value);
+  if (!value || value.length < 6 || secrets.has(value)) return;
+  secrets.add(value);
+  ordered = [...secrets].sort((a, b) => b.length - a.length);
 }
 
 export function isSecretHeader(name: string): boolean {
+  // Called for every key of every raw request and response: reject by length and first letter before the regex.
+  const n = name.length;
+  if (n < 6 || n > 19) return false;
+  const first = name.charCodeAt(0) | 0x20; // ASCII lower case
+  if (first !== 0x61 && first !== 0x63 && first !== 0x70 && first !== 0x78) return false; // a c p x
   return SECRET_HEADER.test(name);
 }
 
-/** A deep copy of `value` with every registered secret (and every credential header value) replaced. */
+/**
+ * A deep copy of `value` with every registered secret (and every credential header value) replaced — or `value`
+ * itself when nothing in it needs replacing (the common case: it is then not copied; the input is never mutated).
+ * Runs on every model turn over the whole raw request, so a read-only scan comes first: copying the request's tool
+ * schemas on each turn was the largest harness cost per turn (bench/provider-overhead.ts).
+ */
 export function redactSecrets<T>(value: T, extra: readonly string[] = []): T {
-  const all = [...secrets, ...extra.filter((s) => s.length >= 6)].sort((a, b) => b.length - a.length);
+  const more = extra.filter((s) => s.length >= 6);
+  const all = more.length ? [...ordered, ...more].sort((a, b) => b.length - a.length) : ordered;
+  if (!needsRedaction(value, all, 0)) return value;
   return walk(value, all, new WeakMap()) as T;
+}
+
+/** Whether `walk` would change anything. Allocation-free; deep (or cyclic) values defer to `walk`. */
+function needsRedaction(value: unknown, all: readonly string[], depth: number): boolean {
+  if (typeof value === 'string') return containsAny(value, all);
+  if (value === null || typeof value !== 'object') return false;
+  // Errors are always rebuilt from their message (their other fields may hold request headers).
+  if (depth > 64 || value instanceof Error) return true;
+  if (Array.isArray(value)) {
+    for (const v of value) if (needsRedaction(v, all, depth + 1)) return true;
+    return false;
+  }
+  // Plain walk over own enumerable keys, like Object.entries in `walk`, without allocating the entry pairs.
+  for (const k of Object.keys(value)) {
+    if (isSecretHeader(k) || containsAny(k, all)) return true;
+    if (needsRedaction((value as Record<string, unknown>)[k], all, depth + 1)) return true;
+  }
+  return false;
+}
+
+function containsAny(text: string, all: readonly string[]): boolean {
+  for (const s of all) if (text.includes(s)) return true;
+  return false;
 }
 
 /** Redacts a plain string. */

@@ -22,9 +22,25 @@ export function expectedArgs(call: ExpectedCall): Record<string, unknown> {
   const args: Record<string, unknown> = { ...(call.example ?? {}) };
   for (const [param, allowed] of Object.entries(call.args ?? {})) {
     if (allowed.length === 0 || allowed[0] === '') continue;
-    args[param] = allowed[0];
+    args[param] = concrete(allowed[0]);
   }
   return args;
+}
+
+/**
+ * An allowed value as a concrete argument. In BFCL-style answers a dict's values are themselves allowed-value
+ * lists (`{name: ['John'], age: ['', 30]}`): take each key's first value, omitting keys whose first value is "".
+ */
+function concrete(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(concrete);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, allowed] of Object.entries(value)) {
+    const first = Array.isArray(allowed) ? allowed[0] : allowed;
+    if (first === undefined || first === '') continue;
+    out[key] = concrete(first);
+  }
+  return out;
 }
 
 /** Parameters the case lets the model omit ("" among the allowed values). */

@@ -3,7 +3,11 @@ import type { LoadedSuite } from '../config/load-suite.js';
 import type { ServerSpec, SuiteCase } from '../contracts/suite.js';
 import type { Catalog, ToolDef } from '../contracts/tool.js';
 import { hashOf } from '../util/canonical-json.js';
-import { connectServer, type McpConnection, type ToolCallOutcome } from './mcp-connection.js';
+import type { McpConnection, ToolCallOutcome } from './mcp-connection.js';
+
+/** The MCP SDK and the bundled servers load on first use: suites with inline tools only never need them. */
+const connectServer = async (...args: Parameters<typeof import('./mcp-connection.js').connectServer>) =>
+  (await import('./mcp-connection.js')).connectServer(...args);
 
 export const INLINE_SERVER = 'inline';
 

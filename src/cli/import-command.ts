@@ -27,9 +27,7 @@ export async function importCommand(format: string, questionsPath: string, flags
   const sibling = join(dirname(questionsFile), 'possible_answer', basename(questionsFile));
   if (!answersFile && existsSync(sibling)) answersFile = sibling;
   const questions = parseJsonLines(readFileSync(questionsFile, 'utf8'), displayPath(questionsFile));
-  const answers = answersFile
-    ? parseJsonLines(readFileSync(answersFile, 'utf8'), displayPath(answersFile))
-    : undefined;
+  const answers = answersFile ? parseJsonLines(readFileSync(answersFile, 'utf8'), displayPath(answersFile)) : undefined;
   const result = importBfcl(questions, answers, {
     questionsFile: displayPath(questionsFile),
     ...(answersFile ? { answersFile: displayPath(answersFile) } : {}),

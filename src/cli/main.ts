@@ -184,7 +184,11 @@ program
   .command('report <run-dir>')
   .description('Regenerate summary.md, report.html, results.csv, junit.xml and run.json from a run.jsonl')
   .option('--baseline <file>', 'also compare with this baseline (reports/baseline.json or a run folder)')
-  .option('--max-html-cases <n>', 'most case drill-downs embedded in report.html (failing first)', int('--max-html-cases'))
+  .option(
+    '--max-html-cases <n>',
+    'most case drill-downs embedded in report.html (failing first)',
+    int('--max-html-cases'),
+  )
   .option('-q, --quiet', 'do not print the summary')
   .action((runDir: string, opts) =>
     run(async () => {
@@ -197,7 +201,11 @@ program
   .command('compare <baseline> <run>')
   .description('Per-case flips and per-cell deltas with a significance judgement → compare.md; exit 1 on a regression')
   .option('--alpha <p>', 'significance level, Holm-corrected over cells × graders', num('--alpha'))
-  .option('--max-regression <x>', 'largest drop tolerated even when significant (0.05 = 5 points)', num('--max-regression'))
+  .option(
+    '--max-regression <x>',
+    'largest drop tolerated even when significant (0.05 = 5 points)',
+    num('--max-regression'),
+  )
   .option('--out <file>', 'where to write compare.md (default: in the run folder)')
   .option('-q, --quiet', 'do not print compare.md')
   .action((baseline: string, runArg: string, opts) =>
@@ -218,6 +226,39 @@ program
     run(async () => {
       const { baselineUpdateCommand } = await import('./baseline-command.js');
       return baselineUpdateCommand(runDir, opts);
+    }),
+  );
+
+program
+  .command('grade')
+  .description('Grade recorded model outputs (JSONL) against a suite: writes a run log and summary, like eval')
+  .requiredOption('-s, --suite <suite>', 'suite file or bundled suite name')
+  .requiredOption(
+    '--outputs <file>',
+    'JSONL lines {"case","output"} | {"case","tool_calls"} | {"case","turns"}; BFCL result lines as they are',
+  )
+  .option('-r, --renderer <label>', 'label of the renderer column', 'recorded')
+  .option('--protocol <p>', 'protocol the outputs were asked for: xml-tags (default), json, python-call (BFCL), native')
+  .option('-g, --grader <name>', 'grader (repeatable; default: all)', collect)
+  .option('--out <dir>', 'reports folder', 'reports')
+  .option('-q, --quiet', 'do not print the summary')
+  .action((opts) =>
+    run(async () => {
+      const { gradeCommand } = await import('./grade-command.js');
+      return gradeCommand(opts);
+    }),
+  );
+
+program
+  .command('import <format> <questions>')
+  .description('Convert another benchmark to a suite (format: bfcl)')
+  .option('--answers <file>', 'possible_answer file (default: possible_answer/<same name> beside the questions)')
+  .requiredOption('--out <file>', 'suite YAML to write')
+  .option('--name <name>', 'suite name (default bfcl-<category>)')
+  .action((format: string, questions: string, opts) =>
+    run(async () => {
+      const { importCommand } = await import('./import-command.js');
+      return importCommand(format, questions, opts);
     }),
   );
 

@@ -3,10 +3,12 @@ import { readSchemaCache } from '../catalog/schema-cache.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import { filterTools } from '../catalog/tool-filter.js';
 import { resolveSuitePath } from '../config/load-config.js';
-import { loadSuite } from '../config/load-suite.js';
-import { resolveProviders, resolveStrategies } from '../config/resolve.js';
+import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
+import { resolveProviders, resolveStrategies, type Strategy } from '../config/resolve.js';
 import type { ProviderKind } from '../contracts/model.js';
 import type { RenderedRequest } from '../contracts/renderer.js';
+import type { SuiteCase } from '../contracts/suite.js';
+import type { Catalog } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';
 import { hashOf } from '../util/canonical-json.js';
 import { requestTokens } from '../util/tokens.js';
@@ -46,25 +48,49 @@ export async function renderCommand(flags: RenderFlags): Promise<number> {
   let rendered: RenderedRequest;
   try {
     const session = await pool.openCase(loaded, testCase);
-    const base = strategy!.renderer.usesCache ? readSchemaCache(baseDir, loaded.suite.name) : session.catalog;
-    const tools = filterTools(base.tools, loaded.suite.toolFilter, testCase.tools);
-    rendered = strategy!.renderer.render({
-      catalog: { ...base, tools, hash: hashOf(tools) },
-      case: testCase,
-      options,
-      provider,
-    });
+    rendered = renderFor({ loaded, testCase, live: session.catalog, strategy: strategy!, provider, baseDir });
     await session.release();
   } finally {
     await pool.closeAll();
   }
-  if (flags.json) {
-    process.stdout.write(`${JSON.stringify(rendered, null, 2)}\n`);
-    return 0;
-  }
+  const head = { suite: loaded.suite.name, caseId: testCase.id, strategy: strategy!.label, provider: provider.id };
+  process.stdout.write(flags.json ? `${JSON.stringify(rendered, null, 2)}\n` : formatRendered(head, rendered));
+  return 0;
+}
+
+export interface RenderTarget {
+  id: string;
+  kind: ProviderKind;
+}
+
+/** One case rendered by one strategy for one provider, from the live catalog or (for cache renderers) the cache. */
+export function renderFor(input: {
+  loaded: LoadedSuite;
+  testCase: SuiteCase;
+  live: Catalog;
+  strategy: Strategy;
+  provider: RenderTarget;
+  baseDir: string;
+}): RenderedRequest {
+  const { loaded, testCase, strategy } = input;
+  const base = strategy.renderer.usesCache ? readSchemaCache(input.baseDir, loaded.suite.name) : input.live;
+  const tools = filterTools(base.tools, loaded.suite.toolFilter, testCase.tools);
+  return strategy.renderer.render({
+    catalog: { ...base, tools, hash: hashOf(tools) },
+    case: testCase,
+    options: strategy.options,
+    provider: input.provider,
+  });
+}
+
+/** The text `toolgauge render` prints: a header with the prompt size, then each part of the request. */
+export function formatRendered(
+  head: { suite: string; caseId: string; strategy: string; provider: string },
+  rendered: RenderedRequest,
+): string {
   const out: string[] = [];
   out.push(
-    `# ${loaded.suite.name}/${testCase.id} · renderer ${strategy!.label} · provider ${provider.id} · protocol ${rendered.protocol}`,
+    `# ${head.suite}/${head.caseId} · renderer ${head.strategy} · provider ${head.provider} · protocol ${rendered.protocol}`,
   );
   out.push(`# prompt size: ${requestTokens(rendered)} tokens (o200k_base; an estimate for non-OpenAI models)`);
   out.push('', '=== system ===', rendered.system);
@@ -72,15 +98,14 @@ export async function renderCommand(flags: RenderFlags): Promise<number> {
   if (rendered.tools) out.push('', `=== tools (${rendered.tools.length}) ===`, JSON.stringify(rendered.tools, null, 2));
   if (rendered.cacheHints) out.push('', '=== cache hints ===', JSON.stringify(rendered.cacheHints));
   if (rendered.stop) out.push('', '=== stop ===', JSON.stringify(rendered.stop));
-  process.stdout.write(`${out.join('\n')}\n`);
-  return 0;
+  return `${out.join('\n')}\n`;
 }
 
 /**
  * Rendering needs only the provider's id and kind (they shape native tool names), never a key or a baseURL, so a
  * built-in provider id is not instantiated: `render` works with no credentials. Plugin paths are loaded as usual.
  */
-async function renderTarget(id: string, baseDir: string): Promise<{ id: string; kind: ProviderKind }> {
+export async function renderTarget(id: string, baseDir: string): Promise<RenderTarget> {
   const colon = id.indexOf(':');
   const prefix = id.slice(0, Math.max(colon, 0));
   if (colon > 0 && colon < id.length - 1 && Object.hasOwn(providerFactories, prefix)) {

@@ -13,30 +13,30 @@ export async function serveMcpCommand(name: string, httpPort: number | undefined
       `unknown built-in server '${name}'; valid: ${Object.keys(builtinServers).join(', ')}`,
     );
   }
+  // Listen for signals before the "ready" line: a client may signal as soon as it reads it, and with no listener
+  // yet Node's default action kills the process on the spot.
+  const stopped = waitForSignal();
   if (httpPort === undefined) {
     const handle = await serveStdio(server);
     // The transport keeps reading stdin, so a signal alone would not end the process (Ctrl-C in a terminal,
     // or a client that sends SIGTERM before closing the pipe): close the server, which stops reading stdin.
-    await new Promise<void>((resolve) => {
-      process.stdin.once('close', () => resolve());
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
-    });
+    await Promise.race([stopped, new Promise<void>((resolve) => process.stdin.once('close', () => resolve()))]);
     await handle.close();
     return 0;
   }
   const handle = await serveHttp(server, { port: httpPort });
   process.stderr.write(`toolgauge mock MCP server '${name}' (${server.toolCount} tools) on ${handle.url}\n`);
-  await waitForSignal();
+  await stopped;
   await handle.close();
   return 0;
 }
 
 export async function serveLlmCommand(port: number, persona: string): Promise<number> {
   const provider = simFactory.create(persona, {}, { env: process.env });
+  const stopped = waitForSignal();
   const handle = await serveLlm({ port, responder: providerResponder(provider) });
   process.stderr.write(`answers come from the simulated persona sim:${persona}\n`);
-  await waitForSignal();
+  await stopped;
   await handle.close();
   return 0;
 }

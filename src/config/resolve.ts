@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { providerFactories } from '../../providers/index.js';
 import { renderers } from '../../renderers/index.js';
 import type { Grader } from '../contracts/grade.js';
-import type { Provider } from '../contracts/provider.js';
+import type { Provider, ProviderFactory } from '../contracts/provider.js';
 import type { Renderer } from '../contracts/renderer.js';
 import { ToolgaugeError } from '../errors.js';
 import { graders as builtinGraders } from '../graders/index.js';
@@ -17,6 +16,19 @@ export interface Strategy {
   options: Record<string, unknown>;
   renderer: Renderer;
 }
+
+/**
+ * Provider factories by id prefix, loaded on first use: importing every provider SDK (openai, @anthropic-ai/sdk,
+ * ollama) cost most of the CLI's start-up, even for runs that use only `sim:*`. Same names as providers/index.ts
+ * (a test keeps them in step).
+ */
+export const providerLoaders: Record<string, () => Promise<ProviderFactory>> = {
+  openai: async () => (await import('../../providers/openai/index.js')).openaiFactory,
+  anthropic: async () => (await import('../../providers/anthropic/index.js')).anthropicFactory,
+  ollama: async () => (await import('../../providers/ollama/index.js')).ollamaFactory,
+  'openai-compatible': async () => (await import('../../providers/openai-compatible/index.js')).openaiCompatibleFactory,
+  sim: async () => (await import('../../providers/simulated/index.js')).simFactory,
+};
 
 export interface ProviderSlot {
   label: string;
@@ -87,9 +99,9 @@ export async function resolveProviders(
       const factory = (await importPlugin(id, baseDir, 'provider', where(i))) as Provider | ((o: unknown) => Provider);
       provider = typeof factory === 'function' ? factory(options) : factory;
     } else {
-      const factory = providerFactories[prefix as keyof typeof providerFactories];
+      const factory = Object.hasOwn(providerLoaders, prefix) ? await providerLoaders[prefix]?.() : undefined;
       if (!factory || !model) {
-        const valid = Object.keys(providerFactories)
+        const valid = Object.keys(providerLoaders)
           .map((p) => (p === 'sim' ? 'sim:<persona>' : `${p}:<model>`))
           .join(', ');
         throw new ToolgaugeError('UNKNOWN_PROVIDER', `${where(i)}: unknown provider '${id}'; valid: ${valid}`);

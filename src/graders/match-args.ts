@@ -49,9 +49,17 @@ export function valueEquals(actual: unknown, expected: unknown): boolean {
 
 /** `true` when the model wrote `param` as a float literal (`5.0`, `1e3`): JSON and JS erase the difference. */
 export function writtenAsFloat(rawArgs: string, param: string): boolean {
-  const name = param.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?:^|[\\s,{(])["']?${name}["']?\\s*[:=]\\s*-?\\d+(?:\\.\\d*|[eE])`).test(rawArgs);
+  let re = floatPatterns.get(param);
+  if (!re) {
+    const name = param.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    re = new RegExp(`(?:^|[\\s,{(])["']?${name}["']?\\s*[:=]\\s*-?\\d+(?:\\.\\d*|[eE])`);
+    if (floatPatterns.size < 10_000) floatPatterns.set(param, re);
+  }
+  return re.test(rawArgs);
 }
+
+/** Compiled per parameter name (grading 20,000 outputs would otherwise build a RegExp per integer argument). */
+const floatPatterns = new Map<string, RegExp>();
 
 function schemaProps(tool: ToolDef | undefined): { props?: Record<string, unknown>; required: string[] } {
   const schema = tool?.inputSchema ?? {};

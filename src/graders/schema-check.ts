@@ -11,20 +11,26 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
 addFormats(ajv);
 const cache = new Map<string, ValidateFunction | string>();
+/** By schema object first: the canonical-JSON key of a large schema costs more than validating with it. */
+const byObject = new WeakMap<object, ValidateFunction | string>();
 
 export type SchemaCheck = { ok: true } | { ok: false; errors: string[] } | { ok: 'skipped'; reason: string };
 
 /** Validates arguments against a tool's input schema (ajv, compiled once per distinct schema). */
 export function checkAgainstSchema(schema: JSONSchema, args: unknown): SchemaCheck {
-  const key = canonicalJson(schema);
-  let validate = cache.get(key);
+  let validate = byObject.get(schema);
   if (validate === undefined) {
-    try {
-      validate = ajv.compile(schema);
-    } catch (e) {
-      validate = `schema does not compile: ${e instanceof Error ? e.message : String(e)}`;
+    const key = canonicalJson(schema);
+    validate = cache.get(key);
+    if (validate === undefined) {
+      try {
+        validate = ajv.compile(schema);
+      } catch (e) {
+        validate = `schema does not compile: ${e instanceof Error ? e.message : String(e)}`;
+      }
+      cache.set(key, validate);
     }
-    cache.set(key, validate);
+    byObject.set(schema, validate);
   }
   if (typeof validate === 'string') return { ok: 'skipped', reason: validate };
   if (validate(args)) return { ok: true };

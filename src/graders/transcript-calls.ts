@@ -40,13 +40,19 @@ export function callKey(tool: string, args: unknown): string {
 }
 
 /**
- * Consecutive identical calls that got the same result (a loop) count once. The same call with a changed
- * result is polling (a simulation's status) and counts each time, so suites can expect it twice.
+ * An identical call repeated in the next turn with the same result (a loop) counts once. The same call with a
+ * changed result is polling (a simulation's status) and counts each time, so suites can expect it twice.
+ * Identical calls within one reply are distinct calls (BFCL's parallel answers repeat a call on purpose).
  */
 export function dedupeConsecutive(refs: CallRef[]): CallRef[] {
   return refs.filter((r, i) => {
     const prev = refs[i - 1];
-    return !prev || callKey(prev.tool, prev.call.args) !== callKey(r.tool, r.call.args) || prev.result !== r.result;
+    return (
+      !prev ||
+      prev.turn === r.turn ||
+      callKey(prev.tool, prev.call.args) !== callKey(r.tool, r.call.args) ||
+      prev.result !== r.result
+    );
   });
 }
 

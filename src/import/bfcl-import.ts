@@ -67,12 +67,13 @@ export function importBfcl(questions: unknown[], answers: unknown[] | undefined,
         `${where}: BFCL category '${category}' is not supported; import single-turn AST categories (simple, multiple, parallel, irrelevance, live_*)`,
       );
     }
-    return {
-      id: q.id,
-      ...messagesOf(q.question, where),
-      functions: q.function.map((f, j) => toolOf(f, `${where}: function[${j}]`, unknownTypes)),
-      expect: expectOf(q.id, category, truth, where, opts),
-    };
+    const functions = q.function.map((f, j) => toolOf(f, `${where}: function[${j}]`, unknownTypes));
+    const expect = expectOf(q.id, category, truth, where, opts);
+    const notes = reconcile(expect.calls ?? [], functions);
+    warnings.push(...notes.map((n) => `${q.id}: ${n}`));
+    const c: SuiteCase = { id: q.id, ...messagesOf(q.question, where), functions, expect };
+    if (notes.some((n) => n.startsWith(UNSATISFIABLE))) c.tags = [UNSATISFIABLE];
+    return c;
   });
   if (unknownTypes.size > 0) warnings.push(`unknown BFCL types left unconstrained: ${[...unknownTypes].join(', ')}`);
   const category = categories.size === 1 ? [...categories][0]! : 'mixed';
@@ -82,6 +83,54 @@ export function importBfcl(questions: unknown[], answers: unknown[] | undefined,
     cases,
   };
   return { suite, category, warnings };
+}
+
+/** Tag of cases whose possible answer no call can satisfy (a required parameter with no allowed value). */
+export const UNSATISFIABLE = 'bfcl-unsatisfiable';
+
+type InlineFunction = { name: string; description?: string; inputSchema: Record<string, unknown> };
+
+/**
+ * Makes the answer and the schema agree where BFCL's data contradicts itself, returning a note per change:
+ * for a required parameter, "" (may be omitted) moves to the end of the allowed values, so the first allowed
+ * value (what the simulated oracle sends) is a real one; an allowed string missing from the parameter's `enum`
+ * is added to it (BFCL never checks enums; its answer is the ground truth); a required parameter with no
+ * allowed value at all makes the case unsatisfiable (BFCL's checker fails every reply too).
+ */
+function reconcile(calls: ExpectedCall[], functions: InlineFunction[]): string[] {
+  const notes: string[] = [];
+  for (const call of calls) {
+    const schema = functions.find((f) => f.name === call.tool)?.inputSchema;
+    const props = isRecord(schema?.properties) ? schema.properties : {};
+    const required = Array.isArray(schema?.required) ? schema.required : [];
+    for (const [param, allowed] of Object.entries(call.args ?? {})) {
+      if (required.includes(param) && allowed.length === 0) {
+        notes.push(`${UNSATISFIABLE}: required parameter ${call.tool}.${param} has no allowed value`);
+      }
+      if (required.includes(param) && allowed[0] === '' && allowed.length > 1) {
+        call.args![param] = [...allowed.filter((v) => v !== ''), ''];
+      }
+      const prop = props[param];
+      if (isRecord(prop) && typeof prop.type === 'string' && allowed.includes(null)) {
+        prop.type = [prop.type, 'null'];
+        notes.push(`${call.tool}.${param} made nullable: the answer allows None`);
+      }
+      const isArray = isRecord(prop) && prop.type === 'array' && isRecord(prop.items);
+      const target = isArray ? (prop.items as Record<string, unknown>) : prop;
+      const values = isRecord(target) && Array.isArray(target.enum) ? (target.enum as unknown[]) : undefined;
+      if (isRecord(target) && values) {
+        const candidates = isArray ? allowed.flatMap((v) => (Array.isArray(v) ? v : [])) : allowed;
+        const missing = [
+          ...new Set(candidates.filter((v) => typeof v === 'string' && v !== '' && !values.includes(v))),
+        ];
+        if (missing.length > 0) {
+          target.enum = [...values, ...missing];
+          notes.push(`enum of ${call.tool}.${param} extended with the answer's ${JSON.stringify(missing)}`);
+        }
+      }
+    }
+  }
+  return notes;
 }
 
 function messagesOf(question: unknown[], where: string): { prompt: string; system?: string } {
@@ -99,7 +148,8 @@ function messagesOf(question: unknown[], where: string): { prompt: string; syste
 }
 
 function toolOf(f: unknown, where: string, unknownTypes: Set<string>) {
-  if (!isRecord(f) || typeof f.name !== 'string') throw new ToolgaugeError('USAGE', `${where}: a function needs a name`);
+  if (!isRecord(f) || typeof f.name !== 'string')
+    throw new ToolgaugeError('USAGE', `${where}: a function needs a name`);
   const inputSchema = bfclToJsonSchema(f.parameters ?? { type: 'dict', properties: {} }, unknownTypes);
   if (inputSchema.type === undefined) inputSchema.type = 'object';
   return typeof f.description === 'string'
@@ -118,7 +168,9 @@ function expectOf(
   if (mode === 'no-call') return { no_call: true };
   const gt = truth.get(id);
   if (!Array.isArray(gt)) {
-    const hint = opts.answersFile ? `${opts.answersFile} has no answer for it` : 'pass --answers <possible_answer.json>';
+    const hint = opts.answersFile
+      ? `${opts.answersFile} has no answer for it`
+      : 'pass --answers <possible_answer.json>';
     throw new ToolgaugeError('USAGE', `${where}: question ${id} needs a possible answer; ${hint}`);
   }
   const calls: ExpectedCall[] = gt.map((entry, j) => {

@@ -39,15 +39,23 @@ export function bfclToJsonSchema(param: unknown, unknownTypes?: Set<string>): JS
   const out: JSONSchema = {};
   const bfclType = typeof param.type === 'string' ? param.type : undefined;
   const mapped = bfclType === undefined ? undefined : TYPE_MAP[bfclType];
-  if (mapped) out.type = mapped;
+  // Python's `None` default (`"default": null`) means the parameter accepts None: nullable in JSON Schema.
+  if (mapped) out.type = param.default === null && mapped !== 'null' ? [mapped, 'null'] : mapped;
   else if (bfclType !== undefined && mapped === undefined) unknownTypes?.add(bfclType); // left unconstrained
   for (const key of KEPT) if (key in param) out[key] = param[key];
   if (isRecord(param.properties)) {
-    out.properties = Object.fromEntries(Object.entries(param.properties).map(([k, v]) => [k, bfclToJsonSchema(v, unknownTypes)]));
+    out.properties = Object.fromEntries(
+      Object.entries(param.properties).map(([k, v]) => [k, bfclToJsonSchema(v, unknownTypes)]),
+    );
     if (out.type === undefined) out.type = 'object';
   }
   if (Array.isArray(param.required) && param.required.length > 0) out.required = [...param.required];
   if ('items' in param) out.items = bfclToJsonSchema(param.items, unknownTypes);
+  // BFCL puts the item values of an array parameter in the array's own `enum`; JSON Schema wants them on `items`.
+  if (out.type === 'array' && Array.isArray(out.enum) && !out.enum.some(Array.isArray)) {
+    out.items = { ...(isRecord(out.items) ? out.items : {}), enum: out.enum };
+    delete out.enum;
+  }
   if ('additionalProperties' in param) {
     const ap = param.additionalProperties;
     out.additionalProperties = typeof ap === 'boolean' ? ap : bfclToJsonSchema(ap, unknownTypes);

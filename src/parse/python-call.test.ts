@@ -100,3 +100,13 @@ describe.skipIf(!existsSync(RECORDED))('recorded BFCL replies', () => {
     expect(missed.map((r) => [r.id, r.raw.slice(0, 120)])).toEqual([]);
   });
 });
+
+describe('an unbracketed call followed by an end-of-turn token', () => {
+  it('ends at its closing parenthesis, so the trailing token is seen as trailing', () => {
+    const r = parseResponse(
+      { text: 'cmd_controller.execute(command="dir Desktop")<end_of_turn>', toolCalls: [] },
+      'python-call',
+    );
+    expect(r.calls.map((c) => [c.name, c.args])).toEqual([['cmd_controller.execute', { command: 'dir Desktop' }]]);
+  });
+});

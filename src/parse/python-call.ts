@@ -40,8 +40,9 @@ export function parsePythonCalls(text: string, start = 0): PyParse {
       if (!isPunct(lx.peek(), ',')) break;
       lx.next();
     }
-    if (bracketed) expect(lx, ']');
-    return { ok: true, calls, end: lx.pos };
+    // Without brackets the list ends at the last `)`; lx.pos may already be past a peeked token (`<end_of_turn>`).
+    const end = bracketed ? expect(lx, ']').end : (calls[calls.length - 1]?.span[1] ?? lx.pos);
+    return { ok: true, calls, end };
   } catch (e) {
     if (e instanceof PyError) return { ok: false, error: e.message, end: Math.max(e.at, lx.pos) };
     return { ok: false, error: e instanceof Error ? e.message : String(e), end: lx.pos };

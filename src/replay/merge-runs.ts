@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunFooter, RunHeader } from '../contracts/run-log.js';
 import { ToolgaugeError } from '../errors.js';
@@ -114,6 +114,10 @@ export async function mergeRuns(dirs: string[], outDir: string, runId: string): 
       completed: aggregate.total,
       errors: aggregate.totalErrors,
     });
+  } catch (e) {
+    writer.close();
+    rmSync(runLog, { force: true }); // no half-merged log left behind
+    throw e;
   } finally {
     writer.close();
   }

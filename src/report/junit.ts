@@ -3,17 +3,19 @@ import type { RunAggregate } from './aggregate.js';
 
 /** XML text and attribute escaping; also drops characters XML 1.0 forbids (model text may hold any). */
 export function xmlEscape(text: string): string {
-  return (
-    text
-      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD')
-      .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      .replace(/'/g, '&apos;')
-      .replace(/\n/g, '&#10;')
-  );
+  return text
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+/** For attribute values: newlines too, so parsers keep them (attribute normalisation would turn them to spaces). */
+function xmlAttr(text: string): string {
+  return xmlEscape(text).replace(/\n/g, '&#10;');
 }
 
 /** xs:token: no leading/trailing or repeated whitespace, no newlines. */
@@ -75,11 +77,11 @@ export async function renderJunit(
     s.tests++;
     s.time += secs;
     const name = token(repeats > 1 ? `${r.suite}/${r.case} #${r.repeat}` : `${r.suite}/${r.case}`);
-    const open = `    <testcase name="${xmlEscape(name)}" classname="${xmlEscape(token(`${r.suite}.${r.renderer}.${r.provider}`))}" time="${secs.toFixed(3)}"`;
+    const open = `    <testcase name="${xmlAttr(name)}" classname="${xmlAttr(token(`${r.suite}.${r.renderer}.${r.provider}`))}" time="${secs.toFixed(3)}"`;
     if (r.error) {
       s.errors++;
       s.body.push(
-        `${open}>\n      <error type="${xmlEscape(r.error.code)}" message="${xmlEscape(r.error.message)}">${xmlEscape(r.error.message)}</error>\n    </testcase>`,
+        `${open}>\n      <error type="${xmlAttr(r.error.code)}" message="${xmlAttr(r.error.message)}">${xmlEscape(r.error.message)}</error>\n    </testcase>`,
       );
       continue;
     }
@@ -92,7 +94,7 @@ export async function renderJunit(
     const message = failed.map((g) => `${g.grader}: ${g.reason.replace(/\s+/g, ' ')}`).join('; ');
     const detail = r.grades.map((g) => `${g.pass ? 'PASS' : 'FAIL'} ${g.grader}: ${g.reason}`).join('\n');
     s.body.push(
-      `${open}>\n      <failure type="${xmlEscape(failed.map((g) => g.grader).join(','))}" message="${xmlEscape(message)}">${xmlEscape(detail)}</failure>\n    </testcase>`,
+      `${open}>\n      <failure type="${xmlAttr(failed.map((g) => g.grader).join(','))}" message="${xmlAttr(message)}">${xmlEscape(detail)}</failure>\n    </testcase>`,
     );
   }
   const h = agg.header;
@@ -103,9 +105,9 @@ export async function renderJunit(
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>'];
   all.forEach((s, id) => {
     out.push(
-      `  <testsuite name="${xmlEscape(token(s.name))}" package="toolgauge" id="${id}" timestamp="${timestamp}" hostname="${host}" tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="0" time="${s.time.toFixed(3)}">`,
+      `  <testsuite name="${xmlAttr(token(s.name))}" package="toolgauge" id="${id}" timestamp="${timestamp}" hostname="${host}" tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="0" time="${s.time.toFixed(3)}">`,
       '    <properties>',
-      `      <property name="runId" value="${xmlEscape(h.runId)}"/>`,
+      `      <property name="runId" value="${xmlAttr(h.runId)}"/>`,
       `      <property name="simulated" value="${String(s.simulated)}"/>`,
       '    </properties>',
       ...s.body,

@@ -52,6 +52,13 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
       `Case flips: ${worse} pass→fail, ${better} fail→pass · cases added ${c.added.length}, removed ${c.removed.length}.`,
     );
   }
+  for (const [suite, d] of agg.drift) {
+    const parts = [...d.added.map((t) => `+${t}`), ...d.removed.map((t) => `-${t}`), ...d.changed.map((t) => `~${t}`)];
+    lines.push(
+      '',
+      `**Schema cache drift** in suite ${mdCell(suite)}: the cache differs from the live server (${mdCell(parts.join(', '))}); run \`toolgauge schemas refresh\`.`,
+    );
+  }
   lines.push('');
   lines.push('Pass rate per grader (passes/graded, Wilson 95% interval). Errors are not failures and are not graded.');
   lines.push('');

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { ServerPool } from '../catalog/server-pool.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import type { ProviderSlot, Strategy } from '../config/resolve.js';
@@ -60,6 +61,9 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
   const worker = async () => {
     for (let item = next(); item && !input.signal.aborted; item = next()) {
       const record = await runCase(item, pool, input.settings, input.signal);
+      // A terminal's Ctrl-C reaches the stdio servers too; one may die before our own SIGINT handler has run.
+      // Give the signal a moment to land so such a case is treated as interrupted, not as a server crash.
+      if (record.error?.code === 'SERVER_CRASH' && !input.signal.aborted) await delay(250);
       if (input.signal.aborted && record.error) break; // unfinished: leave it for --resume
       writer.write(record);
       aggregate.add(record);

@@ -1,0 +1,84 @@
+/**
+ * `npm run bench`: builds the CLI, runs every benchmark one after another (never in parallel: they measure the
+ * machine) and writes bench/results.md with the machine description and a figure/target/met table.
+ * BENCH_QUICK=1 shrinks the sizes for a smoke run (its results are labelled as such); BENCH_NO_BUILD=1 skips the build.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describeMachine, renderResults } from './results-md.js';
+import { ROOT } from './paths.js';
+import type { BenchResult } from './types.js';
+
+const quick = process.env.BENCH_QUICK === '1';
+
+interface Entry {
+  file: string;
+  exportName: string;
+  label: string;
+  args?: unknown[];
+}
+
+const ENTRIES: Entry[] = [
+  { file: 'offline-grading.ts', exportName: 'benchOfflineGrading', label: '(a) offline grading throughput' },
+  {
+    file: 'eval-throughput.ts',
+    exportName: 'benchEvalThroughput',
+    label: '(b) eval throughput vs promptfoo',
+    ...(quick ? { args: [[200, 2_000], 1] } : {}),
+  },
+  { file: 'provider-overhead.ts', exportName: 'benchProviderOverhead', label: '(c) live loop vs wire mock' },
+  { file: 'startup.ts', exportName: 'benchStartup', label: '(d) start-up', ...(quick ? { args: [2] } : {}) },
+  {
+    file: 'eval-throughput.ts',
+    exportName: 'benchPeakRss',
+    label: '(e) peak RSS at 100,000 cases',
+    ...(quick ? { args: [10_000] } : {}),
+  },
+  { file: 'stdio-roundtrip.ts', exportName: 'benchStdioRoundtrip', label: 'MCP stdio round trip' },
+];
+
+function asResults(value: unknown): BenchResult[] {
+  const list = Array.isArray(value) ? value : [value];
+  return list.filter((r): r is BenchResult => typeof r === 'object' && r !== null && 'name' in r);
+}
+
+async function runEntry(e: Entry): Promise<BenchResult[]> {
+  const path = join(ROOT, 'bench', e.file);
+  const unavailable = (why: string): BenchResult[] => [
+    { name: e.label, value: null, unit: '', target: '', met: null, detail: why },
+  ];
+  if (!existsSync(path)) return unavailable(`not available (bench/${e.file} missing)`);
+  const mod = (await import(path)) as Record<string, unknown>;
+  const fn = mod[e.exportName];
+  if (typeof fn !== 'function') return unavailable(`not available (bench/${e.file} does not export ${e.exportName})`);
+  const t0 = performance.now();
+  process.stderr.write(`bench: ${e.label}…\n`);
+  try {
+    const results = asResults(await (fn as (...a: unknown[]) => unknown)(...(e.args ?? [])));
+    process.stderr.write(`bench: ${e.label} done in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+    return results.length ? results : unavailable('the benchmark returned no result');
+  } catch (err) {
+    return unavailable(`failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+async function main(): Promise<void> {
+  if (process.env.BENCH_NO_BUILD !== '1') {
+    process.stderr.write('bench: building dist/ (npm run build)…\n');
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
+  }
+  const machine = describeMachine();
+  const results: BenchResult[] = [];
+  for (const e of ENTRIES) results.push(...(await runEntry(e)));
+  const md = renderResults(machine, results, { quick });
+  const file = join(ROOT, 'bench', quick ? 'results.quick.md' : 'results.md');
+  writeFileSync(file, md);
+  process.stdout.write(md);
+  process.stderr.write(`bench: wrote ${file}\n`);
+}
+
+await main();

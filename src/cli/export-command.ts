@@ -1,0 +1,53 @@
+import { once } from 'node:events';
+import { createWriteStream, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { CaseRecord, RunHeader } from '../contracts/run-log.js';
+import { ToolgaugeError } from '../errors.js';
+import { PromptfooExport } from '../export/promptfoo-results.js';
+import { readRunLog } from '../report/read-run-log.js';
+
+export interface ExportFlags {
+  /** Output file (default: <run-dir>/promptfoo.json). */
+  out?: string;
+}
+
+const FORMATS = ['promptfoo'] as const;
+
+/**
+ * `toolgauge export promptfoo <run-dir>`: writes promptfoo's eval JSON (results version 3) so `promptfoo import`
+ * and `promptfoo view` show a toolgauge run. Streams the run log twice; memory does not grow with the run.
+ */
+export async function exportCommand(format: string, runDir: string, flags: ExportFlags = {}): Promise<number> {
+  if (!(FORMATS as readonly string[]).includes(format))
+    throw new ToolgaugeError('USAGE', `export ${format}: unknown format; valid: ${FORMATS.join(', ')}`);
+  const log = join(resolve(runDir), 'run.jsonl');
+  if (!existsSync(log))
+    throw new ToolgaugeError('USAGE', `export ${format} ${runDir}: no run.jsonl there (pass a reports/<run-id> folder)`);
+  let exporter: PromptfooExport | undefined;
+  for await (const r of readRunLog(log)) {
+    if (r.type === 'header') exporter ??= new PromptfooExport(r as RunHeader);
+    else if (r.type === 'case') exporter?.observe(r);
+  }
+  if (!exporter) throw new ToolgaugeError('USAGE', `export ${format} ${runDir}: run.jsonl has no header record`);
+  const out = resolve(flags.out ?? join(runDir, 'promptfoo.json'));
+  const head = exporter.head();
+  const headJson = JSON.stringify(head);
+  // Splice the streamed results array into results: {version, timestamp, prompts, stats, results: [...]}.
+  const marker = '"results":{';
+  const at = headJson.indexOf(marker) + marker.length;
+  const stream = createWriteStream(out);
+  const write = async (s: string) => {
+    if (!stream.write(s)) await once(stream, 'drain');
+  };
+  await write(`${headJson.slice(0, at)}"results":[`);
+  let n = 0;
+  for await (const r of readRunLog(log)) {
+    if (r.type !== 'case') continue;
+    await write(`${n++ ? ',' : ''}${JSON.stringify(exporter.result(r as CaseRecord))}`);
+  }
+  await write(`],${headJson.slice(at)}`);
+  stream.end();
+  await once(stream, 'finish');
+  process.stderr.write(`toolgauge: wrote ${n} results to ${out} (load with: promptfoo import ${out}; then promptfoo view)\n`);
+  return 0;
+}

@@ -1,0 +1,81 @@
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { resolveSuitePath } from '../config/load-config.js';
+import { loadSuite } from '../config/load-suite.js';
+import { displayPath } from '../config/load-yaml.js';
+import { resolveGraders } from '../config/resolve.js';
+import type { Protocol } from '../contracts/model.js';
+import { RUN_LOG_FORMAT } from '../contracts/run-log.js';
+import { ToolgaugeError } from '../errors.js';
+import { gradeOutputs } from '../graders/offline/grade-outputs.js';
+import { renderSummary } from '../report/summary.js';
+import { toolgaugeVersion } from '../util/package-root.js';
+import { gitCommit, newRunId } from './run-meta.js';
+
+export interface GradeFlags {
+  suite: string;
+  outputs: string;
+  /** Label of the renderer column (default `recorded`). */
+  renderer?: string;
+  /** Text protocol of `output` lines: python-call (default for imported BFCL suites), xml-tags (default), json, native. */
+  protocol?: string;
+  grader?: string[];
+  /** Reports folder (default `reports`); the run goes to <out>/<run-id>/. */
+  out?: string;
+  quiet?: boolean;
+}
+
+const PROTOCOLS: readonly Protocol[] = ['xml-tags', 'json', 'python-call', 'native'];
+
+/**
+ * `toolgauge grade --suite S --outputs F.jsonl [--renderer R] [--protocol P] [--grader G…] [--out DIR]`: grades
+ * recorded outputs (production logs, BFCL result files) with the suite's expectations, writes run.jsonl and
+ * summary.md like `eval`, prints the summary. Exit 0 (2 on bad input).
+ */
+export async function gradeCommand(flags: GradeFlags): Promise<number> {
+  if (flags.protocol !== undefined && !PROTOCOLS.includes(flags.protocol as Protocol)) {
+    throw new ToolgaugeError('USAGE', `--protocol ${flags.protocol}: unknown protocol; valid: ${PROTOCOLS.join(', ')}`);
+  }
+  const cwd = process.cwd();
+  const loaded = loadSuite(resolveSuitePath(flags.suite, cwd));
+  const graders = await resolveGraders(flags.grader, cwd, (i) => `--grader ${flags.grader?.[i]}`);
+  const imported = loaded.suite.name.startsWith('bfcl') || loaded.suite.cases.some((c) => c.functions);
+  const textProtocol: Protocol = imported ? 'python-call' : 'xml-tags';
+  const runId = newRunId();
+  const runDir = resolve(flags.out ?? 'reports', runId);
+  mkdirSync(runDir, { recursive: true });
+  const renderer = flags.renderer ?? 'recorded';
+  process.stderr.write(
+    `toolgauge: grading ${displayPath(resolve(flags.outputs))} against ${loaded.suite.name} → ${displayPath(runDir)}\n`,
+  );
+  const { aggregate } = await gradeOutputs({
+    suite: { ...loaded, file: displayPath(loaded.file) },
+    outputsFile: resolve(flags.outputs),
+    outputsLabel: flags.outputs,
+    runDir,
+    header: {
+      type: 'header',
+      format: RUN_LOG_FORMAT,
+      runId,
+      toolgaugeVersion: toolgaugeVersion(),
+      startedAt: new Date().toISOString(),
+      gitCommit: gitCommit(cwd),
+      configFile: displayPath(loaded.file),
+      config: {
+        command: 'grade',
+        outputs: flags.outputs,
+        protocol: flags.protocol ?? textProtocol,
+        graders: graders.map((g) => g.name),
+        repeats: 1,
+      },
+    },
+    renderer,
+    textProtocol: (flags.protocol as Protocol | undefined) ?? textProtocol,
+    graders,
+  });
+  const summary = renderSummary(aggregate, { runDir: displayPath(runDir), interrupted: false });
+  writeFileSync(join(runDir, 'summary.md'), summary);
+  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, summary);
+  if (!flags.quiet) process.stdout.write(`\n${summary}`);
+  return 0;
+}

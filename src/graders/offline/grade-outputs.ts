@@ -1,0 +1,222 @@
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { ServerPool } from '../../catalog/server-pool.js';
+import { filterTools } from '../../catalog/tool-filter.js';
+import type { LoadedSuite } from '../../config/load-suite.js';
+import type { Grade, Grader } from '../../contracts/grade.js';
+import type { Protocol } from '../../contracts/model.js';
+import type { CaseRecord, RunHeader } from '../../contracts/run-log.js';
+import type { SuiteCase } from '../../contracts/suite.js';
+import type { ToolDef } from '../../contracts/tool.js';
+import { ToolgaugeError } from '../../errors.js';
+import { RunAggregate } from '../../report/aggregate.js';
+import { RunLogWriter } from '../../runner/run-log-writer.js';
+import { hashOf } from '../../util/canonical-json.js';
+import { type OutputLine, toOutputLine } from './output-line.js';
+import { protocolOf, recordedTranscript } from './recorded-transcript.js';
+
+export const RECORDED_PROVIDER = 'recorded';
+
+export interface GradeOutputsInput {
+  suite: LoadedSuite;
+  /** The JSON Lines file of recorded outputs (streamed twice: validated first, then graded). */
+  outputsFile: string;
+  /** How the file is named in error messages. */
+  outputsLabel?: string;
+  runDir: string;
+  /** Base header: run id, version, config… (`strategies`, `providers`, `suites`, `plannedCases` are filled in). */
+  header: Omit<RunHeader, 'strategies' | 'providers' | 'suites' | 'plannedCases'>;
+  /** Label of the renderer column (how the prompt was rendered in production). */
+  renderer: string;
+  /** Text protocol of `output` lines (lines with tool calls are `native`). */
+  textProtocol: Protocol;
+  /** Forces one protocol for every line. */
+  protocol?: Protocol;
+  graders: Grader[];
+  onCase?: (record: CaseRecord, done: number) => void;
+}
+
+export interface GradeOutputsResult {
+  aggregate: RunAggregate;
+  runLog: string;
+  header: RunHeader;
+}
+
+/** Lines of a JSON Lines file with their 1-based numbers, streamed (memory stays flat). */
+async function* numberedLines(file: string, label: string): AsyncGenerator<[number, OutputLine]> {
+  const input = createReadStream(file, { encoding: 'utf8' });
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  let n = 0;
+  try {
+    for await (const text of lines) {
+      n++;
+      if (text.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new ToolgaugeError('USAGE', `${label}:${n}: not JSON; each line must be {"case": "<id>", "output": "…"}`);
+      }
+      const line = toOutputLine(value);
+      if (typeof line === 'string') throw new ToolgaugeError('USAGE', `${label}:${n}: ${line}`);
+      yield [n, line];
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new ToolgaugeError('USAGE', `--outputs ${label}: file not found`);
+    }
+    throw e;
+  } finally {
+    lines.close();
+    input.destroy();
+  }
+}
+
+/**
+ * Grades recorded model outputs against a suite's cases with the same graders, CaseRecord format and run log as
+ * `eval`: one transcript per line (one turn per output, parsed as a live reply), no model and no tool execution.
+ * The file is validated in a first pass (a bad line stops the run before anything is written), then graded line
+ * by line; only counts are held in memory.
+ */
+export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutputsResult> {
+  const { suite } = input.suite;
+  const label = input.outputsLabel ?? input.outputsFile;
+  const cases = new Map(suite.cases.map((c) => [c.id, c]));
+  const models: string[] = [];
+  let planned = 0;
+  for await (const [n, line] of numberedLines(input.outputsFile, label)) {
+    if (!cases.has(line.caseId)) {
+      throw new ToolgaugeError(
+        'USAGE',
+        `${label}:${n}: case '${line.caseId}' is not in suite ${suite.name} (${input.suite.file}); fix the id or pass the right --suite`,
+      );
+    }
+    const model = line.model ?? RECORDED_PROVIDER;
+    if (!models.includes(model)) models.push(model);
+    planned++;
+  }
+  const header: RunHeader = {
+    ...input.header,
+    strategies: [{ label: input.renderer, name: 'recorded', options: {} }],
+    providers: models.map((m) => ({ label: m, id: m, simulated: false })),
+    suites: [{ name: suite.name, file: input.suite.file, cases: suite.cases.length }],
+    plannedCases: planned,
+  };
+  const runLog = join(input.runDir, 'run.jsonl');
+  const writer = new RunLogWriter(runLog, 'create');
+  const aggregate = new RunAggregate(header);
+  writer.write(header);
+  const tools = new CaseTools(input.suite);
+  const repeats = new Map<string, number>();
+  let done = 0;
+  try {
+    for await (const [, line] of numberedLines(input.outputsFile, label)) {
+      const c = cases.get(line.caseId) as SuiteCase;
+      const provider = line.model ?? RECORDED_PROVIDER;
+      const cell = `${c.id}|${provider}`;
+      const repeat = repeats.get(cell) ?? 0;
+      repeats.set(cell, repeat + 1);
+      const record = gradeLine(input, c, line, provider, repeat, await tools.of(c));
+      writer.write(record);
+      aggregate.add(record);
+      done++;
+      input.onCase?.(record, done);
+    }
+  } finally {
+    await tools.close();
+    writer.write({
+      type: 'footer',
+      finishedAt: new Date().toISOString(),
+      interrupted: false,
+      completed: done,
+      errors: aggregate.totalErrors,
+    });
+    writer.close();
+  }
+  return { aggregate, runLog, header };
+}
+
+function gradeLine(
+  input: GradeOutputsInput,
+  c: SuiteCase,
+  line: OutputLine,
+  provider: string,
+  repeat: number,
+  tools: { list: ToolDef[]; hash: string },
+): CaseRecord {
+  const started = new Date();
+  const t0 = performance.now();
+  const suiteName = input.suite.suite.name;
+  const protocol = protocolOf(line.turns, input.textProtocol, input.protocol);
+  const transcript = recordedTranscript(line.turns, protocol, `${suiteName}/${c.id}`, input.renderer);
+  const gradeInput = { case: c, transcript, protocol, tools: tools.list };
+  const grades: Grade[] = [];
+  for (const g of input.graders) {
+    const grade = g.grade(gradeInput);
+    if (grade) grades.push(grade);
+  }
+  return {
+    type: 'case',
+    key: `${suiteName}/${c.id}|${input.renderer}|${provider}|${repeat}`,
+    suite: suiteName,
+    case: c.id,
+    renderer: input.renderer,
+    provider,
+    simulated: false,
+    repeat,
+    protocol,
+    catalogHash: tools.hash,
+    promptTokens: 0,
+    transcript,
+    grades,
+    startedAt: started.toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    usage: { input: 0, output: 0, cached: 0 },
+  };
+}
+
+/**
+ * The tools each case was offered, for schema checks and hallucination detection: the case's own `functions`
+ * (imported BFCL questions) or the suite's catalog (servers are listed once, in-process for built-ins), narrowed by
+ * the suite's and the case's tool filters. Cached per case.
+ */
+class CaseTools {
+  private readonly cache = new Map<string, { list: ToolDef[]; hash: string }>();
+  private pool: ServerPool | undefined;
+  private catalog: Promise<ToolDef[]> | undefined;
+
+  constructor(private readonly loaded: LoadedSuite) {}
+
+  async of(c: SuiteCase): Promise<{ list: ToolDef[]; hash: string }> {
+    const hit = this.cache.get(c.id);
+    if (hit) return hit;
+    const hasServers = Object.keys(this.loaded.suite.servers ?? {}).length > 0;
+    const base = hasServers ? await this.serverTools() : [];
+    const own = (c.functions ?? this.loaded.suite.tools ?? []).map((t) => ({ ...t, server: 'inline' }));
+    const list = filterTools([...base, ...own], this.loaded.suite.toolFilter, c.tools);
+    const entry = { list, hash: hashOf(list) };
+    this.cache.set(c.id, entry);
+    return entry;
+  }
+
+  private serverTools(): Promise<ToolDef[]> {
+    if (!this.catalog) {
+      this.pool = new ServerPool();
+      const pool = this.pool;
+      const first = this.loaded.suite.cases[0] as SuiteCase;
+      const probe = { ...first, functions: undefined };
+      this.catalog = pool
+        .openCase({ ...this.loaded, suite: { ...this.loaded.suite, tools: [] } }, probe)
+        .then(async (session) => {
+          await session.release();
+          return session.catalog.tools;
+        });
+    }
+    return this.catalog;
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.closeAll();
+  }
+}

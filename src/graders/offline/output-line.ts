@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import type { NativeCall } from '../../contracts/model.js';
+
+/** A recorded tool call: `{name, arguments}` or the OpenAI shape `{id, type: 'function', function: {…}}`. */
+const ToolCallSchema = z.union([
+  z.object({
+    id: z.string().optional(),
+    name: z.string().min(1),
+    arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  }),
+  z.object({
+    id: z.string().optional(),
+    function: z.object({
+      name: z.string().min(1),
+      arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+    }),
+  }),
+]);
+
+/** A result the application fed back after a turn (for multi-turn transcripts). */
+const ResultSchema = z.object({ name: z.string().min(1), result: z.string(), args: z.unknown().optional() });
+
+const TurnSchema = z.object({
+  output: z.string().optional(),
+  tool_calls: z.array(ToolCallSchema).optional(),
+  results: z.array(ResultSchema).optional(),
+});
+
+/**
+ * One line of `grade --outputs F.jsonl`: `{case, output}` (raw model text), `{case, tool_calls}` (native calls), or
+ * `{case, turns: [{output?, tool_calls?, results?}]}`. `model` (optional) labels the provider column. BFCL's
+ * recorded result lines (`{id, raw, model}`) are accepted as they are: `id` = case, `raw` = output.
+ */
+export const OutputLineSchema = z
+  .object({
+    case: z.string().min(1).optional(),
+    id: z.string().min(1).optional(),
+    output: z.string().optional(),
+    raw: z.string().optional(),
+    tool_calls: z.array(ToolCallSchema).optional(),
+    turns: z.array(TurnSchema).min(1).optional(),
+    model: z.string().min(1).optional(),
+  })
+  .refine((l) => l.case !== undefined || l.id !== undefined, { message: 'needs "case": "<case id>"' })
+  .refine((l) => l.output !== undefined || l.raw !== undefined || l.tool_calls || l.turns, {
+    message: 'needs "output", "tool_calls" or "turns"',
+  });
+
+export interface RecordedTurn {
+  text: string;
+  toolCalls: NativeCall[];
+  results: { name: string; result: string; args?: unknown }[];
+}
+
+export interface OutputLine {
+  caseId: string;
+  model?: string;
+  turns: RecordedTurn[];
+}
+
+type RawCall = z.infer<typeof ToolCallSchema>;
+
+function nativeOf(c: RawCall, i: number): NativeCall {
+  const fn = 'function' in c ? c.function : c;
+  return { id: c.id ?? `call_${i + 1}`, name: fn.name, arguments: fn.arguments ?? {} };
+}
+
+/** Validates and normalises one parsed line; returns the first problem as text when it is not a valid line. */
+export function toOutputLine(value: unknown): OutputLine | string {
+  const parsed = OutputLineSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    return `${where}${issue?.message ?? 'invalid line'}`;
+  }
+  const l = parsed.data;
+  const turns: RecordedTurn[] = l.turns
+    ? l.turns.map((t) => ({
+        text: t.output ?? '',
+        toolCalls: (t.tool_calls ?? []).map(nativeOf),
+        results: t.results ?? [],
+      }))
+    : [{ text: l.output ?? l.raw ?? '', toolCalls: (l.tool_calls ?? []).map(nativeOf), results: [] }];
+  const line: OutputLine = { caseId: (l.case ?? l.id) as string, turns };
+  if (l.model !== undefined) line.model = l.model;
+  return line;
+}

@@ -1,0 +1,50 @@
+import type { ExpectedCall } from '../contracts/suite.js';
+
+/**
+ * A concrete value from BFCL-style allowed values: a dict's values are themselves allowed-value lists, so each key
+ * takes its first value ("" first = the key is omitted); lists are literal values, element by element.
+ */
+export function concreteValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(concreteValue);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, allowed] of Object.entries(value)) {
+    const first = Array.isArray(allowed) ? allowed[0] : allowed;
+    if (first === undefined || first === '') continue;
+    out[key] = concreteValue(first);
+  }
+  return out;
+}
+
+/** The call a possible answer describes: each parameter's first allowed value; "" first = omitted. */
+export function answerArgs(call: ExpectedCall): Record<string, unknown> {
+  const args: Record<string, unknown> = {};
+  for (const [param, allowed] of Object.entries(call.args ?? {})) {
+    if (allowed.length === 0 || allowed[0] === '') continue;
+    args[param] = concreteValue(allowed[0]);
+  }
+  return args;
+}
+
+/** A JSON value as a Python literal (what BFCL's prompt mode asks models to write). */
+export function pythonLiteral(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(pythonLiteral).join(', ')}]`;
+  const entries = Object.entries(value as Record<string, unknown>).map(
+    ([k, v]) => `${JSON.stringify(k)}: ${pythonLiteral(v)}`,
+  );
+  return `{${entries.join(', ')}}`;
+}
+
+/** `[f(a=1), g(b="x")]`: BFCL's prompt-mode reply for these calls. */
+export function pythonCallList(calls: { tool: string; args: Record<string, unknown> }[]): string {
+  const one = (c: { tool: string; args: Record<string, unknown> }) =>
+    `${c.tool}(${Object.entries(c.args)
+      .map(([k, v]) => `${k}=${pythonLiteral(v)}`)
+      .join(', ')})`;
+  return `[${calls.map(one).join(', ')}]`;
+}

@@ -1,0 +1,103 @@
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gradeCommand } from '../src/cli/grade-command.js';
+import type { CaseRecord, RunFooter, RunHeader } from '../src/contracts/run-log.js';
+import { FIXTURES, readRecords } from './cli-helpers.js';
+
+const call = (args: object) =>
+  `<tool_call>{"name": "read_data_from_excel", "arguments": ${JSON.stringify(args)}}</tool_call>`;
+const read = call({ filepath: 'test.xlsx', sheet_name: 'Sheet1' });
+
+async function grade(lines: unknown[], extra: { protocol?: string; renderer?: string } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-grade-'));
+  const outputs = join(dir, 'outputs.jsonl');
+  writeFileSync(outputs, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n'));
+  const out = join(dir, 'reports');
+  const code = await gradeCommand({ suite: join(FIXTURES, 'mini.yaml'), outputs, out, quiet: true, ...extra });
+  const runDir = join(out, readdirSync(out)[0] as string);
+  const records = readRecords(join(runDir, 'run.jsonl'));
+  const cases = records.filter((r): r is CaseRecord => r.type === 'case');
+  const grades = (i: number) => Object.fromEntries((cases[i]?.grades ?? []).map((g) => [g.grader, g.pass]));
+  return { code, runDir, records, cases, grades, outputs };
+}
+
+describe('toolgauge grade --outputs (offline grading of recorded outputs)', () => {
+  it('grades raw text, native tool calls and multi-turn transcripts into a run log like eval', async () => {
+    const { code, runDir, records, cases, grades } = await grade([
+      { case: 'read-sheet-zh', output: read },
+      { case: 'read-sheet-zh', output: `\`\`\`tool_call\n${read}\n\`\`\`` },
+      {
+        case: 'metadata',
+        model: 'gpt-prod',
+        tool_calls: [
+          {
+            id: 'c1',
+            type: 'function',
+            function: { name: 'get_workbook_metadata', arguments: '{"filepath":"sales.xlsx"}' },
+          },
+        ],
+      },
+      { case: 'capital-irrelevant', output: 'Paris.' },
+      { case: 'capital-irrelevant', output: call({ filepath: 'x.xlsx', sheet_name: 'S' }) },
+      {
+        case: 'read-sheet-zh',
+        turns: [
+          { output: read, results: [{ name: 'read_data_from_excel', result: '名称 数量\n苹果 3' }] },
+          { output: '(等待工具返回结果...)' },
+        ],
+      },
+    ]);
+    expect(code).toBe(0);
+    const header = records[0] as RunHeader;
+    expect(header).toMatchObject({ type: 'header', format: 'toolgauge.run/1', plannedCases: 6 });
+    expect(header.providers.map((p) => p.label)).toEqual(['recorded', 'gpt-prod']);
+    expect(records.at(-1)).toMatchObject({ type: 'footer', completed: 6, errors: 0 } satisfies Partial<RunFooter>);
+    expect(cases.map((c) => c.key)).toEqual([
+      'mini/read-sheet-zh|recorded|recorded|0',
+      'mini/read-sheet-zh|recorded|recorded|1',
+      'mini/metadata|recorded|gpt-prod|0',
+      'mini/capital-irrelevant|recorded|recorded|0',
+      'mini/capital-irrelevant|recorded|recorded|1',
+      'mini/read-sheet-zh|recorded|recorded|2',
+    ]);
+    expect(grades(0)).toMatchObject({ parseable: true, 'correct-arguments': true, 'markdown-wrapped': true });
+    expect(grades(1)).toMatchObject({ parseable: false, 'correct-arguments': true, 'markdown-wrapped': false });
+    expect(cases[2]?.protocol).toBe('native');
+    expect(grades(2)).toMatchObject({ parseable: true, 'correct-arguments': true });
+    expect(grades(3)).toEqual({ 'no-call': true });
+    expect(grades(4)).toMatchObject({ 'no-call': false });
+    expect(grades(5)).toMatchObject({ 'correct-arguments': true, 'continued-after-results': false });
+    // the suite's tools come from the live (in-process) excel server: the catalog hash is recorded
+    expect(cases[0]?.catalogHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(existsSync(join(runDir, 'summary.md'))).toBe(true);
+  });
+
+  it('--renderer labels the cell; --protocol json makes xml-tags calls non-strict', async () => {
+    const { cases, grades } = await grade([{ case: 'read-sheet-zh', output: read }], {
+      protocol: 'json',
+      renderer: 'prod-prompt-v3',
+    });
+    expect(cases[0]?.key).toBe('mini/read-sheet-zh|prod-prompt-v3|recorded|0');
+    expect(grades(0)).toMatchObject({ parseable: false, 'correct-arguments': true });
+  });
+
+  it('bad lines are one-line errors naming file:line, before anything is graded', async () => {
+    await expect(
+      grade([
+        { case: 'read-sheet-zh', output: read },
+        { case: 'nope', output: 'x' },
+      ]),
+    ).rejects.toThrow(/outputs\.jsonl:2: case 'nope' is not in suite mini/);
+    await expect(grade([{ case: 'read-sheet-zh', output: read }, '{oops'])).rejects.toThrow(
+      /outputs\.jsonl:2: not JSON/,
+    );
+    await expect(grade([{ case: 'read-sheet-zh' }])).rejects.toThrow(
+      /outputs\.jsonl:1: needs "output", "tool_calls" or "turns"/,
+    );
+    await expect(grade([{ case: 'read-sheet-zh', output: read }], { protocol: 'yaml' })).rejects.toThrow(
+      /--protocol yaml: unknown protocol/,
+    );
+  });
+});
