@@ -51,7 +51,8 @@ export async function benchEvalThroughput(sizes = [2_000, 20_000], rounds = 2): 
       const pfRuns: Measured[] = [];
       for (let i = 0; i < rounds; i++) {
         tgRuns.push(check(await runToolgauge(toolgaugeConfig, dir), `toolgauge eval (N=${n})`));
-        if (pf) pfRuns.push(check(await runPromptfoo(promptfooConfig, dir, join(dir, 'pf-home')), `promptfoo eval (N=${n})`));
+        if (pf)
+          pfRuns.push(check(await runPromptfoo(promptfooConfig, dir, join(dir, 'pf-home')), `promptfoo eval (N=${n})`));
       }
       const tg = summarise(tgRuns, n);
       const detailTg = `toolgauge ${fmt(tg.casesPerS)} cases/s (median wall ${tg.wallS.toFixed(2)} s, peak RSS ${tg.rssMiB?.toFixed(0) ?? '?'} MiB)`;

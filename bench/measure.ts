@@ -14,7 +14,11 @@ export interface Measured {
 const GNU_TIME = '/usr/bin/time';
 
 /** Runs a command to completion, timing it with a monotonic clock and, when GNU time exists, its peak RSS. */
-export function measure(command: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Measured> {
+export function measure(
+  command: string,
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<Measured> {
   const dir = mkdtempSync(join(tmpdir(), 'tg-bench-time-'));
   const rssFile = join(dir, 'rss');
   const useTime = existsSync(GNU_TIME);

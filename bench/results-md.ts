@@ -64,7 +64,8 @@ export function renderResults(m: Machine, results: BenchResult[], opts: { quick:
     '| figure | measured | target | met | detail |',
     '|---|---:|---|:-:|---|',
     ...results.map(
-      (r) => `| ${cell(r.name)} | ${cell(value(r))} | ${cell(r.target || '—')} | ${verdict(r.met)} | ${cell(r.detail ?? '')} |`,
+      (r) =>
+        `| ${cell(r.name)} | ${cell(value(r))} | ${cell(r.target || '—')} | ${verdict(r.met)} | ${cell(r.detail ?? '')} |`,
     ),
     '',
     'The machine is shared: figures vary with its load (see the load average). Throughput is wall-clock, peak RSS is',

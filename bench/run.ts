@@ -5,9 +5,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeMachine, renderResults } from './results-md.js';
 import { ROOT } from './paths.js';
+import { describeMachine, renderResults } from './results-md.js';
 import type { BenchResult } from './types.js';
 
 const quick = process.env.BENCH_QUICK === '1';
@@ -75,7 +76,8 @@ async function main(): Promise<void> {
   const results: BenchResult[] = [];
   for (const e of ENTRIES) results.push(...(await runEntry(e)));
   const md = renderResults(machine, results, { quick });
-  const file = join(ROOT, 'bench', quick ? 'results.quick.md' : 'results.md');
+  // A quick smoke run never overwrites the reported figures.
+  const file = quick ? join(tmpdir(), 'toolgauge-bench-results.quick.md') : join(ROOT, 'bench', 'results.md');
   writeFileSync(file, md);
   process.stdout.write(md);
   process.stderr.write(`bench: wrote ${file}\n`);

@@ -2,8 +2,9 @@
  * toolgauge's public entry for integrations (the promptfoo provider and assertions, benchmarks, user scripts).
  * The CLI does not import this file, so nothing here adds to its start-up.
  */
-export { startLlmMock } from '../mock-servers/llm/server.js';
+
 export { providerResponder, scriptedResponder, toModelRequest } from '../mock-servers/llm/responders.js';
+export { startLlmMock } from '../mock-servers/llm/server.js';
 export { builtinServers } from '../mock-servers/mcp/index.js';
 export { providerFactories } from '../providers/index.js';
 export { getRenderer, renderers } from '../renderers/index.js';
@@ -14,8 +15,12 @@ export { resolveGraders, resolveProviders, resolveStrategies } from './config/re
 export type * from './contracts/index.js';
 export { RUN_LOG_FORMAT } from './contracts/run-log.js';
 export { isToolgaugeError, ToolgaugeError } from './errors.js';
+export type {
+  PromptfooGradeContext,
+  PromptfooProviderConfig,
+  PromptfooProviderResponse,
+} from './export/promptfoo-case.js';
 export { caseFromVars, PromptfooCaseRunner, PromptfooProviderConfigSchema } from './export/promptfoo-case.js';
-export type { PromptfooGradeContext, PromptfooProviderConfig, PromptfooProviderResponse } from './export/promptfoo-case.js';
 export { gradeForPromptfoo } from './export/promptfoo-grade.js';
 export { getGrader, graders } from './graders/index.js';
 export { acceptedCalls, parseResponse } from './parse/index.js';

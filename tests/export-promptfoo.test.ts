@@ -30,7 +30,18 @@ let file = '';
 
 beforeAll(async () => {
   const out = mkdtempSync(join(tmpdir(), 'tg-export-'));
-  const run = await runCli(['eval', '-c', join(FIXTURES, 'mini.config.yaml'), '-p', 'sim:oracle', '-p', 'sim:stopper', '--out', out, '-q']);
+  const run = await runCli([
+    'eval',
+    '-c',
+    join(FIXTURES, 'mini.config.yaml'),
+    '-p',
+    'sim:oracle',
+    '-p',
+    'sim:stopper',
+    '--out',
+    out,
+    '-q',
+  ]);
   expect([0, 1], run.stderr).toContain(run.code);
   runDir = runDirFrom(run.stderr);
   records = readRecords(join(runDir, 'run.jsonl')).filter((r): r is CaseRecord => r.type === 'case');
@@ -42,9 +53,12 @@ beforeAll(async () => {
 describe('toolgauge export promptfoo', () => {
   it("writes promptfoo's v3 eval export: a column per cell, a result per case record with each grade", () => {
     expect(exported.results.version).toBe(3);
-    expect(exported.results.prompts.map((p) => `${p.label}|${p.provider}`).sort()).toEqual(
-      ['full-details|sim:oracle', 'full-details|sim:stopper', 'names-only|sim:oracle', 'names-only|sim:stopper'],
-    );
+    expect(exported.results.prompts.map((p) => `${p.label}|${p.provider}`).sort()).toEqual([
+      'full-details|sim:oracle',
+      'full-details|sim:stopper',
+      'names-only|sim:oracle',
+      'names-only|sim:stopper',
+    ]);
     expect(exported.results.results).toHaveLength(records.length);
     for (const r of records) {
       const e = exported.results.results.find((x) => x.metadata.toolgaugeKey === r.key);
@@ -59,7 +73,9 @@ describe('toolgauge export promptfoo', () => {
     const failures = records.filter((r) => !r.error && r.grades.some((g) => !g.pass)).length;
     expect(failures).toBeGreaterThan(0); // sim:stopper never continues after a result: the export must carry failures too
     expect(exported.results.stats.failures).toBe(failures);
-    expect(exported.results.stats.successes + exported.results.stats.failures + exported.results.stats.errors).toBe(records.length);
+    expect(exported.results.stats.successes + exported.results.stats.failures + exported.results.stats.errors).toBe(
+      records.length,
+    );
   });
 
   it('rejects an unknown format and a folder without a run log with one-line usage errors', async () => {
@@ -67,19 +83,27 @@ describe('toolgauge export promptfoo', () => {
     await expect(exportCommand('promptfoo', tmpdir())).rejects.toThrow(/no run.jsonl there/);
   });
 
-  it.skipIf(!HAVE_PROMPTFOO)('loads in promptfoo: `promptfoo import`, then `promptfoo export eval` gives it back', { timeout: 120_000 }, async () => {
-    const home = mkdtempSync(join(tmpdir(), 'tg-pf-home-'));
-    const imported = await runPromptfoo(['import', file], runDir, home);
-    expect(imported.code, imported.stderr + imported.stdout).toBe(0);
-    expect(imported.stdout + imported.stderr).toContain(exported.evalId);
-    const back = join(home, 'back.json');
-    const again = await runPromptfoo(['export', 'eval', exported.evalId, '-o', back], runDir, home);
-    expect(again.code, again.stderr + again.stdout).toBe(0);
-    const roundTrip = JSON.parse(readFileSync(back, 'utf8')) as Exported;
-    expect(roundTrip.results.results).toHaveLength(records.length);
-    const passes = (x: Exported) => x.results.results.filter((r) => r.success).map((r) => r.vars.case).sort();
-    expect(passes(roundTrip)).toEqual(passes(exported));
-  });
+  it.skipIf(!HAVE_PROMPTFOO)(
+    'loads in promptfoo: `promptfoo import`, then `promptfoo export eval` gives it back',
+    { timeout: 120_000 },
+    async () => {
+      const home = mkdtempSync(join(tmpdir(), 'tg-pf-home-'));
+      const imported = await runPromptfoo(['import', file], runDir, home);
+      expect(imported.code, imported.stderr + imported.stdout).toBe(0);
+      expect(imported.stdout + imported.stderr).toContain(exported.evalId);
+      const back = join(home, 'back.json');
+      const again = await runPromptfoo(['export', 'eval', exported.evalId, '-o', back], runDir, home);
+      expect(again.code, again.stderr + again.stdout).toBe(0);
+      const roundTrip = JSON.parse(readFileSync(back, 'utf8')) as Exported;
+      expect(roundTrip.results.results).toHaveLength(records.length);
+      const passes = (x: Exported) =>
+        x.results.results
+          .filter((r) => r.success)
+          .map((r) => r.vars.case)
+          .sort();
+      expect(passes(roundTrip)).toEqual(passes(exported));
+    },
+  );
 });
 
 if (!HAVE_PROMPTFOO) console.warn(SKIP_MESSAGE);

@@ -51,7 +51,12 @@ describe.skipIf(!HAVE_PROMPTFOO)('promptfoo eval of examples/promptfoo (real pro
         const name = GRADER_OF[fn];
         expect(name, c.assertion.value).toBeDefined();
         // The grade promptfoo recorded is the toolgauge grader's verdict on the transcript promptfoo returned.
-        const grade = getGrader(name!).grade({ case: ctx.case, transcript: ctx.transcript, protocol: ctx.protocol, tools: ctx.tools });
+        const grade = getGrader(name!).grade({
+          case: ctx.case,
+          transcript: ctx.transcript,
+          protocol: ctx.protocol,
+          tools: ctx.tools,
+        });
         expect(c.pass).toBe(grade ? grade.pass : true);
         if (grade) expect(c.reason).toBe(`${name}: ${grade.reason}`);
         checked++;
@@ -63,14 +68,18 @@ describe.skipIf(!HAVE_PROMPTFOO)('promptfoo eval of examples/promptfoo (real pro
       if (!r) throw new Error(`no result for ${persona}/${id}`);
       return r;
     };
-    const verdicts = (r: PfResult) => Object.fromEntries(r.gradingResult.componentResults.map((c) => [c.assertion.value.split(':').at(-1), c.pass]));
-    for (const id of ['read-sheet1-zh', 'read-q1-en', 'capital-irrelevant']) expect(row('oracle', id).success).toBe(true);
+    const verdicts = (r: PfResult) =>
+      Object.fromEntries(r.gradingResult.componentResults.map((c) => [c.assertion.value.split(':').at(-1), c.pass]));
+    for (const id of ['read-sheet1-zh', 'read-q1-en', 'capital-irrelevant'])
+      expect(row('oracle', id).success).toBe(true);
     const oracleRead = row('oracle', 'read-q1-en');
     expect(oracleRead.response.metadata.toolCalls.map((c) => c.name)).toEqual(['read_data_from_excel']);
     expect(oracleRead.response.output).toMatch(/Laptop/);
     const fenced = row('fence-wrapper', 'read-sheet1-zh');
     expect(fenced.success).toBe(false);
     expect(verdicts(fenced)).toMatchObject({ parseable: false, markdownWrapped: false });
-    expect(fenced.gradingResult.componentResults.find((c) => c.assertion.value.endsWith(':markdownWrapped'))?.reason).toMatch(/fence/);
+    expect(
+      fenced.gradingResult.componentResults.find((c) => c.assertion.value.endsWith(':markdownWrapped'))?.reason,
+    ).toMatch(/fence/);
   });
 });

@@ -7,7 +7,8 @@ import { ROOT } from './cli-helpers.js';
 
 /** promptfoo lives in its own install (integrations/promptfoo); tests that need it skip when it is absent. */
 export const PROMPTFOO_BIN = join(ROOT, 'integrations/promptfoo/node_modules/.bin/promptfoo');
-export const HAVE_PROMPTFOO = existsSync(join(ROOT, 'integrations/promptfoo/node_modules/promptfoo/package.json'));
+// Skip only when the folder's install is absent; a broken install must fail, not skip.
+export const HAVE_PROMPTFOO = existsSync(join(ROOT, 'integrations/promptfoo/node_modules'));
 export const SKIP_MESSAGE =
   'promptfoo is not installed: run `npm ci --prefix integrations/promptfoo` to run the promptfoo integration tests';
 

@@ -35,4 +35,3 @@ export default class ToolgaugeProvider {
     await this.runner.close();
   }
 }
-

@@ -22,7 +22,10 @@ export async function exportCommand(format: string, runDir: string, flags: Expor
     throw new ToolgaugeError('USAGE', `export ${format}: unknown format; valid: ${FORMATS.join(', ')}`);
   const log = join(resolve(runDir), 'run.jsonl');
   if (!existsSync(log))
-    throw new ToolgaugeError('USAGE', `export ${format} ${runDir}: no run.jsonl there (pass a reports/<run-id> folder)`);
+    throw new ToolgaugeError(
+      'USAGE',
+      `export ${format} ${runDir}: no run.jsonl there (pass a reports/<run-id> folder)`,
+    );
   let exporter: PromptfooExport | undefined;
   for await (const r of readRunLog(log)) {
     if (r.type === 'header') exporter ??= new PromptfooExport(r as RunHeader);
@@ -48,6 +51,8 @@ export async function exportCommand(format: string, runDir: string, flags: Expor
   await write(`],${headJson.slice(at)}`);
   stream.end();
   await once(stream, 'finish');
-  process.stderr.write(`toolgauge: wrote ${n} results to ${out} (load with: promptfoo import ${out}; then promptfoo view)\n`);
+  process.stderr.write(
+    `toolgauge: wrote ${n} results to ${out} (load with: promptfoo import ${out}; then promptfoo view)\n`,
+  );
   return 0;
 }

@@ -262,6 +262,17 @@ program
     }),
   );
 
+program
+  .command('export <format> <run-dir>')
+  .description('Convert a run for another tool: promptfoo (eval JSON for `promptfoo import` / `promptfoo view`)')
+  .option('-o, --out <file>', 'output file (default: <run-dir>/promptfoo.json)')
+  .action((format: string, runDir: string, opts: { out?: string }) =>
+    run(async () => {
+      const { exportCommand } = await import('./export-command.js');
+      return exportCommand(format, runDir, opts);
+    }),
+  );
+
 const serve = program.command('serve').description('Run a bundled mock server');
 serve
   .command('mcp <name>')

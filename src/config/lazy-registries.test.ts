@@ -9,7 +9,6 @@ describe('lazy registries', () => {
     expect([...BUILTIN_SERVER_NAMES].sort()).toEqual(Object.keys(builtinServers).sort());
   });
 
-
   it('name the same factories as the providers registry', async () => {
     expect(Object.keys(providerLoaders).sort()).toEqual(Object.keys(providerFactories).sort());
     for (const [prefix, load] of Object.entries(providerLoaders)) {

@@ -9,7 +9,9 @@ import { SuiteSchema } from './suite-schema.js';
 const suite = {
   name: 'json-suite',
   tools: [{ name: 'get_weather', inputSchema: { type: 'object', properties: { city: { type: 'string' } } } }],
-  cases: [{ id: 'a', prompt: 'Weather in Paris?', expect: { calls: [{ tool: 'get_weather', args: { city: ['Paris'] } }] } }],
+  cases: [
+    { id: 'a', prompt: 'Weather in Paris?', expect: { calls: [{ tool: 'get_weather', args: { city: ['Paris'] } }] } },
+  ],
 };
 
 describe('loadYamlFile on JSON text (fast path)', () => {
@@ -30,6 +32,8 @@ describe('loadYamlFile on JSON text (fast path)', () => {
   it('reports an invalid JSON suite with the located one-line error of the YAML path', () => {
     const bad = { ...suite, cases: [{ ...suite.cases[0], expect: { calls: [{ tool: 'get_weather', argz: {} }] } }] };
     const file = write('bad.yaml', JSON.stringify(bad, null, 2));
-    expect(() => loadYamlFile(file, SuiteSchema, 'SUITE_INVALID')).toThrow(/bad\.yaml:\d+:\d+: cases\[0\]\.expect\.calls\[0\].*argz/);
+    expect(() => loadYamlFile(file, SuiteSchema, 'SUITE_INVALID')).toThrow(
+      /bad\.yaml:\d+:\d+: cases\[0\]\.expect\.calls\[0\].*argz/,
+    );
   });
 });

@@ -64,8 +64,10 @@ function loadYaml<S extends z.ZodType>(
     const fast = fastJson(text, schema, check);
     if (fast.ok) {
       let located: LoadedYaml<unknown> | undefined;
-      const locate = (path: readonly PropertyKey[]) =>
-        (located ??= loadYaml(file, z.unknown(), code, undefined, false)).locate(path);
+      const locate = (path: readonly PropertyKey[]) => {
+        located ??= loadYaml(file, z.unknown(), code, undefined, false);
+        return located.locate(path);
+      };
       return { data: fast.data, locate };
     }
   }

@@ -6,7 +6,13 @@ import { providerFactories } from '../../providers/index.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import { ProviderEntrySchema, RendererEntrySchema } from '../config/config-schema.js';
 import { type ProviderSlot, resolveProviders, resolveStrategies, type Strategy } from '../config/resolve.js';
-import { CaseSchema, InlineToolSchema, ServerSpecSchema, SuiteSchema, ToolFilterSchema } from '../config/suite-schema.js';
+import {
+  CaseSchema,
+  InlineToolSchema,
+  ServerSpecSchema,
+  SuiteSchema,
+  ToolFilterSchema,
+} from '../config/suite-schema.js';
 import type { ModelRequest } from '../contracts/model.js';
 import type { Provider } from '../contracts/provider.js';
 import type { RenderInput } from '../contracts/renderer.js';
@@ -37,7 +43,10 @@ export const PromptfooProviderConfigSchema = z
      * test's `expect` as its oracle; the configured provider (openai:…, anthropic:…, ollama:…) talks to it
      * through its real SDK client.
      */
-    llmMock: z.object({ persona: z.string().min(1) }).strict().optional(),
+    llmMock: z
+      .object({ persona: z.string().min(1) })
+      .strict()
+      .optional(),
   })
   .strict();
 export type PromptfooProviderConfig = z.input<typeof PromptfooProviderConfigSchema>;
@@ -114,9 +123,12 @@ export class PromptfooCaseRunner {
       cases: [testCase],
     });
     const loaded = { file: `${this.baseDir}/promptfooconfig.yaml`, suite };
-    const strategy = await (this.strategy ??= resolveStrategies([this.config.renderer], this.baseDir, () => 'renderer').then(
-      (s) => s[0] as Strategy,
-    ));
+    if (!this.strategy) {
+      this.strategy = resolveStrategies([this.config.renderer], this.baseDir, () => 'renderer').then(
+        (s) => s[0] as Strategy,
+      );
+    }
+    const strategy = await this.strategy;
     let shown: RenderInput['catalog'] | undefined;
     let rendered: ReturnType<Strategy['renderer']['render']> | undefined;
     const capturing: Strategy = {
@@ -136,7 +148,12 @@ export class PromptfooCaseRunner {
       if (this.config.llmMock) {
         const sim = simulatedPersona(this.config.llmMock.persona);
         const oracle = oracleOf(testCase);
-        const meta = { caseId: `${suite.name}/${testCase.id}`, repeat: 0, seed: this.config.seed, renderer: strategy.label };
+        const meta = {
+          caseId: `${suite.name}/${testCase.id}`,
+          repeat: 0,
+          seed: this.config.seed,
+          renderer: strategy.label,
+        };
         const responder = providerResponder({
           ...sim,
           generate: (req: ModelRequest, signal?: AbortSignal) =>
@@ -148,9 +165,11 @@ export class PromptfooCaseRunner {
         mock = await startLlmMock({ responder });
         slot = this.mockedProvider(mock.url);
       } else {
-        slot = await (this.slot ??= resolveProviders([this.config.provider], this.baseDir, () => 'provider').then(
-          (s) => s[0] as ProviderSlot,
-        ));
+        if (!this.slot)
+          this.slot = resolveProviders([this.config.provider], this.baseDir, () => 'provider').then(
+            (s) => s[0] as ProviderSlot,
+          );
+        slot = await this.slot;
       }
       const item = {
         key: planKey(suite.name, testCase.id, strategy.label, slot.label, 0),

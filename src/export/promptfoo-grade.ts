@@ -24,7 +24,8 @@ export function gradeForPromptfoo(graderName: string, metadata: unknown): Prompt
       reason: `${graderName}: no toolgauge transcript in the provider response; use the toolgauge promptfoo provider (integrations/promptfoo/toolgauge-provider.mjs)`,
     };
   }
-  if (ctx.error) return { pass: false, score: 0, reason: `${graderName}: case errored (${ctx.error.code}: ${ctx.error.message})` };
+  if (ctx.error)
+    return { pass: false, score: 0, reason: `${graderName}: case errored (${ctx.error.code}: ${ctx.error.message})` };
   const grade: Grade | null = grader.grade({
     case: ctx.case,
     transcript: ctx.transcript,

@@ -60,7 +60,14 @@ export class PromptfooExport {
     const key = `${renderer}|${provider}`;
     let p = this.prompts.get(key);
     if (!p) {
-      p = { id: sha256(key), raw: renderer, label: renderer, provider, metrics: emptyMetrics(), idx: this.prompts.size };
+      p = {
+        id: sha256(key),
+        raw: renderer,
+        label: renderer,
+        provider,
+        metrics: emptyMetrics(),
+        idx: this.prompts.size,
+      };
       this.prompts.set(key, p);
     }
     return p;
@@ -185,14 +192,17 @@ export class PromptfooExport {
       response: {
         output: r.transcript.finalText,
         tokenUsage: { prompt: r.usage.input, completion: r.usage.output, total: r.usage.input + r.usage.output },
-        metadata: { toolCalls, stopReason: r.transcript.stopReason, protocol: r.protocol, turns: r.transcript.turns.length },
+        metadata: {
+          toolCalls,
+          stopReason: r.transcript.stopReason,
+          protocol: r.protocol,
+          turns: r.transcript.turns.length,
+        },
       },
       success: pass,
       score: r.error ? 0 : score(r),
       namedScores,
-      gradingResult: r.error
-        ? null
-        : { pass, score: score(r), reason, namedScores, componentResults },
+      gradingResult: r.error ? null : { pass, score: score(r), reason, namedScores, componentResults },
       latencyMs: r.durationMs,
       cost: 0,
       tokenUsage: {
