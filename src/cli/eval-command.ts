@@ -1,4 +1,5 @@
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
@@ -9,7 +10,7 @@ import { ToolgaugeError } from '../errors.js';
 import { judgeRun } from '../gate/judge.js';
 import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
 import { readRunLog } from '../report/read-run-log.js';
-import { writeReports } from '../report/write-reports.js';
+import { ReportSink } from '../report/report-sink.js';
 import { type PlanItem, plan, planSize } from '../runner/plan.js';
 import { runEval } from '../runner/run-eval.js';
 import { inShard, parseShard } from '../runner/shard.js';
@@ -91,6 +92,9 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   process.stderr.write(
     `toolgauge: ${total} cases (${suites.length} suite(s) × ${strategies.length} renderer(s) × ${providers.length} provider(s) × ${config.repeats} repeat(s)) → ${displayPath(runDir)}\n`,
   );
+  // Every per-case report is written as cases finish (one pass, nothing read back from run.jsonl).
+  const sink = new ReportSink(runDir, header, { hostname: hostname() });
+  for (const r of resumed?.records ?? []) sink.add(r);
   let outcome: Awaited<ReturnType<typeof runEval>>;
   try {
     outcome = await runEval({
@@ -113,17 +117,27 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
       ...(resumed ? { resume: { records: resumed.records } } : {}),
       ...(include ? { include } : {}),
       signal: controller.signal,
-      onCase: (record, done) => progress.update(record, done),
+      onCase: (record, done) => {
+        sink.add(record);
+        progress.update(record, done);
+      },
     });
+  } catch (e) {
+    sink.discard();
+    throw e;
   } finally {
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }
   // Reports and gate: compare with the committed baseline (when there is one), write every report, exit code.
-  const judged = outcome.interrupted ? undefined : judgeRun(outcome.aggregate, config.gate, loaded.dir);
-  const summary = await writeReports({
-    runDir,
-    runLog: outcome.runLog,
+  let judged: ReturnType<typeof judgeRun> | undefined;
+  try {
+    judged = outcome.interrupted ? undefined : judgeRun(outcome.aggregate, config.gate, loaded.dir);
+  } catch (e) {
+    sink.discard();
+    throw e;
+  }
+  const summary = sink.finish({
     displayDir: displayPath(runDir),
     aggregate: outcome.aggregate,
     interrupted: outcome.interrupted,

@@ -1,8 +1,20 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { relative } from 'node:path';
-import { isNode, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { type ErrorCode, ToolgaugeError } from '../errors.js';
+
+type YamlModule = typeof import('yaml');
+let yamlModule: YamlModule | undefined;
+
+/**
+ * The YAML parser, loaded on first use (synchronously, from its CommonJS build): a config or suite written as JSON
+ * never needs it, and loading it was an eighth of the CLI's start-up.
+ */
+function yaml(): YamlModule {
+  yamlModule ??= createRequire(import.meta.url)('yaml') as YamlModule;
+  return yamlModule;
+}
 
 /** A path as users read it: `cases[3].expect.calls[0].tool`. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -71,6 +83,7 @@ function loadYaml<S extends z.ZodType>(
       return { data: fast.data, locate };
     }
   }
+  const { isNode, LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const first = doc.errors[0];

@@ -42,14 +42,15 @@ type Where = (index: number) => string;
 
 const isPath = (name: string) => name.includes('/') || /\.(m?js|ts)$/.test(name);
 
-async function importPlugin(spec: string, baseDir: string, exportName: string, where: string): Promise<unknown> {
+/** `where` is only called for an error message: locating a JSON config's entry loads and runs the YAML parser. */
+async function importPlugin(spec: string, baseDir: string, exportName: string, where: () => string): Promise<unknown> {
   const file = isAbsolute(spec) ? spec : resolve(baseDir, spec);
   if (!existsSync(file))
-    throw new ToolgaugeError('USAGE', `${where}: plugin file '${spec}' not found (resolved to ${file})`);
+    throw new ToolgaugeError('USAGE', `${where()}: plugin file '${spec}' not found (resolved to ${file})`);
   const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   const value = mod[exportName] ?? mod.default;
   if (!value)
-    throw new ToolgaugeError('USAGE', `${where}: '${spec}' must export \`${exportName}\` (or a default export)`);
+    throw new ToolgaugeError('USAGE', `${where()}: '${spec}' must export \`${exportName}\` (or a default export)`);
   return value;
 }
 
@@ -65,7 +66,7 @@ export async function resolveStrategies(entries: RendererEntry[], baseDir: strin
     const { name, options = {}, label } = typeof entry === 'string' ? { name: entry } : entry;
     let renderer: Renderer;
     if (name in renderers) renderer = renderers[name as keyof typeof renderers];
-    else if (isPath(name)) renderer = (await importPlugin(name, baseDir, 'renderer', where(i))) as Renderer;
+    else if (isPath(name)) renderer = (await importPlugin(name, baseDir, 'renderer', () => where(i))) as Renderer;
     else {
       throw new ToolgaugeError(
         'UNKNOWN_RENDERER',
@@ -96,7 +97,9 @@ export async function resolveProviders(
     const model = colon < 0 ? '' : id.slice(colon + 1);
     let provider: Provider;
     if (isPath(id)) {
-      const factory = (await importPlugin(id, baseDir, 'provider', where(i))) as Provider | ((o: unknown) => Provider);
+      const factory = (await importPlugin(id, baseDir, 'provider', () => where(i))) as
+        | Provider
+        | ((o: unknown) => Provider);
       provider = typeof factory === 'function' ? factory(options) : factory;
     } else {
       const factory = Object.hasOwn(providerLoaders, prefix) ? await providerLoaders[prefix]?.() : undefined;
@@ -123,7 +126,7 @@ export async function resolveGraders(names: string[] | undefined, baseDir: strin
   const out: Grader[] = [];
   for (const [i, name] of names.entries()) {
     if (name in builtinGraders) out.push(builtinGraders[name as keyof typeof builtinGraders]);
-    else if (isPath(name)) out.push((await importPlugin(name, baseDir, 'grader', where(i))) as Grader);
+    else if (isPath(name)) out.push((await importPlugin(name, baseDir, 'grader', () => where(i))) as Grader);
     else {
       throw new ToolgaugeError(
         'UNKNOWN_GRADER',

@@ -16,11 +16,13 @@ export const correctArguments: Grader = {
     if (!expectsCalls(input.case)) return null;
     const expected = input.case.expect.calls ?? [];
     const refs = dedupeConsecutive(allCalls(input.transcript));
-    const tools = new Map<string, ToolDef>();
-    for (const t of input.tools) if (!tools.has(t.name)) tools.set(t.name, t);
+    const tools = toolsByName(input.tools);
     const toolOf = (name: string) => tools.get(name);
 
-    const problems = refs.map((r) => expected.map((e) => matchCall(asCallLike(r), e, toolOf(r.tool))));
+    // counted only (worded later for the misses explained); a call to another tool is one problem, as matchCall says
+    const problems = refs.map((r) =>
+      expected.map((e) => (r.tool === e.tool ? matchCall(asCallLike(r), e, toolOf(r.tool), false) : OTHER_TOOL)),
+    );
     const fits = problems.map((row) => row.map((p) => p.length === 0));
     const owner =
       input.case.expect.order === 'sequence' ? inOrder(fits, expected.length) : maxMatching(fits, expected.length);
@@ -31,7 +33,11 @@ export const correctArguments: Grader = {
     expected.forEach((e, j) => {
       if (owner[j] !== undefined) return;
       unmatched.push(e.tool);
-      failures.push(explainMiss(e, j, refs, problems, matchedRefs, input.case.expect.order === 'sequence'));
+      failures.push(
+        explainMiss(e, j, refs, problems, matchedRefs, input.case.expect.order === 'sequence', (r) =>
+          matchCall(asCallLike(r), e, toolOf(r.tool)),
+        ),
+      );
     });
     const hallucinated: string[] = [];
     const extra: string[] = [];
@@ -77,6 +83,20 @@ export const correctArguments: Grader = {
   },
 };
 
+const OTHER_TOOL = [''];
+
+/** The offered tools by name (first wins), built once per tools list: offline grading reuses a case's list. */
+const byName = new WeakMap<ToolDef[], { length: number; tools: Map<string, ToolDef> }>();
+
+function toolsByName(list: ToolDef[]): Map<string, ToolDef> {
+  const hit = byName.get(list);
+  if (hit && hit.length === list.length) return hit.tools;
+  const tools = new Map<string, ToolDef>();
+  for (const t of list) if (!tools.has(t.name)) tools.set(t.name, t);
+  byName.set(list, { length: list.length, tools });
+  return tools;
+}
+
 function asCallLike(r: CallRef) {
   return { tool: r.tool, args: r.call.args, rawArgs: r.call.rawArgs };
 }
@@ -105,6 +125,7 @@ function explainMiss(
   problems: string[][][],
   matched: Set<number>,
   sequence: boolean,
+  explain: (ref: CallRef) => string[],
 ): string {
   let best: number | undefined;
   refs.forEach((r, i) => {
@@ -118,7 +139,7 @@ function explainMiss(
     return same ? `${e.tool} was called fewer times than expected` : `${e.tool} was never called`;
   }
   const ref = refs[best] as CallRef;
-  const p = problems[best]?.[j] ?? [];
+  const p = explain(ref);
   if (p.length === 0 && sequence) return `${showCall(ref.tool, ref.call.args)} is out of the expected order`;
   return `called ${ref.tool} with ${p.join(', ')}`;
 }

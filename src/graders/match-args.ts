@@ -61,14 +61,63 @@ export function writtenAsFloat(rawArgs: string, param: string): boolean {
 /** Compiled per parameter name (grading 20,000 outputs would otherwise build a RegExp per integer argument). */
 const floatPatterns = new Map<string, RegExp>();
 
+const propsCache = new WeakMap<object, { props?: Record<string, unknown>; required: string[] }>();
+
 function schemaProps(tool: ToolDef | undefined): { props?: Record<string, unknown>; required: string[] } {
   const schema = tool?.inputSchema ?? {};
-  const props = isRecord(schema.properties) ? schema.properties : undefined;
-  const required = Array.isArray(schema.required)
-    ? schema.required.filter((r): r is string => typeof r === 'string')
-    : [];
-  return props ? { props, required } : { required };
+  let hit = propsCache.get(schema);
+  if (!hit) {
+    const props = isRecord(schema.properties) ? schema.properties : undefined;
+    const required = Array.isArray(schema.required)
+      ? schema.required.filter((r): r is string => typeof r === 'string')
+      : [];
+    hit = props ? { props, required } : { required };
+    propsCache.set(schema, hit);
+  }
+  return hit;
 }
+
+interface WantedParam {
+  param: string;
+  allowed: unknown[];
+  /** The allowed strings after standardizeString, so a value is standardised once, not once per allowed value. */
+  strings: Set<string>;
+  others: unknown[];
+}
+
+interface CompiledExpectation {
+  free: Set<string>;
+  wanted: WantedParam[];
+}
+
+/** An expected call prepared once (suites are fixed while grading thousands of outputs against them). */
+const expectations = new WeakMap<ExpectedCall, CompiledExpectation>();
+
+function compileExpectation(expected: ExpectedCall): CompiledExpectation {
+  let hit = expectations.get(expected);
+  if (!hit) {
+    hit = {
+      free: new Set(expected.free ?? []),
+      wanted: Object.entries(expected.args ?? {}).map(([param, allowed]) => ({
+        param,
+        allowed,
+        strings: new Set(allowed.filter((v): v is string => typeof v === 'string').map(standardizeString)),
+        others: allowed.filter((v) => typeof v !== 'string'),
+      })),
+    };
+    expectations.set(expected, hit);
+  }
+  return hit;
+}
+
+/** `allowed.some((v) => valueEquals(value, v))`, with the allowed strings standardised in advance. */
+function isAllowed(value: unknown, w: WantedParam): boolean {
+  if (typeof value === 'string' && w.strings.size > 0 && w.strings.has(standardizeString(value))) return true;
+  return w.others.some((v) => valueEquals(value, v));
+}
+
+/** A digit followed by `.`, `e` or `E` somewhere: without one, no parameter can be written as a float. */
+const FLOAT_HINT = /\d[.eE]/;
 
 function typeOf(prop: unknown): unknown {
   return isRecord(prop) ? prop.type : undefined;
@@ -81,10 +130,11 @@ export interface CallLike {
 }
 
 /**
- * Problems that stop `call` from matching `expected` (empty = match). Each names the parameter and the
+ * Problems that stop `call` from matching `expected` (empty = match). With `explain` false the problems are
+ * counted, not worded (empty strings): the grader words only the ones it reports. Each names the parameter and the
  * value, e.g. `sheet_name='sheet1'; expected one of ['Sheet1']`.
  */
-export function matchCall(call: CallLike, expected: ExpectedCall, tool: ToolDef | undefined): string[] {
+export function matchCall(call: CallLike, expected: ExpectedCall, tool: ToolDef | undefined, explain = true): string[] {
   if (call.tool !== expected.tool) return [`called ${call.tool}; expected ${expected.tool}`];
   if (!isRecord(call.args)) return [`arguments of ${call.tool} are not an object: ${show(call.args)}`];
   const args = call.args;
@@ -92,37 +142,42 @@ export function matchCall(call: CallLike, expected: ExpectedCall, tool: ToolDef 
   const problems: string[] = [];
   const want = expected.args;
   // `free` parameters (free text such as a diff or a question) are checked against the schema only.
-  const free = new Set(expected.free ?? []);
-  for (const [param, value] of Object.entries(args)) {
-    if (props && !(param in props)) problems.push(`unknown parameter ${param}=${show(value)} (not in the schema)`);
+  const { free, wanted } = compileExpectation(expected);
+  for (const param in args) {
+    if (!Object.hasOwn(args, param)) continue;
+    if (props && !(param in props))
+      problems.push(explain ? `unknown parameter ${param}=${show(args[param])} (not in the schema)` : '');
     else if (want && !(param in want) && !free.has(param))
-      problems.push(`unexpected parameter ${param}=${show(value)}`);
+      problems.push(explain ? `unexpected parameter ${param}=${show(args[param])}` : '');
   }
   for (const param of required) {
     if (!(param in args) && !(want && param in want)) problems.push(`missing required parameter ${param}`);
   }
-  for (const [param, allowed] of Object.entries(want ?? {})) {
+  let floatHint: boolean | undefined;
+  for (const w of wanted) {
+    const { param, allowed } = w;
     if (free.has(param)) continue;
     if (!(param in args)) {
       if (allowed.includes('')) continue;
       const kind = required.includes(param) ? 'required ' : '';
-      problems.push(`missing ${kind}parameter ${param}; expected one of ${show(allowed)}`);
+      problems.push(explain ? `missing ${kind}parameter ${param}; expected one of ${show(allowed)}` : '');
       continue;
     }
     const value = args[param];
     const type = typeOf(props?.[param]);
-    if (
-      typeof value === 'number' &&
-      type === 'integer' &&
-      (!Number.isInteger(value) || writtenAsFloat(call.rawArgs, param))
-    ) {
-      problems.push(
-        `${param}=${Number.isInteger(value) ? `${value}.0` : value} is a float; the schema asks for an integer`,
-      );
-      continue;
+    if (typeof value === 'number' && type === 'integer') {
+      floatHint ??= FLOAT_HINT.test(call.rawArgs);
+      if (!Number.isInteger(value) || (floatHint && writtenAsFloat(call.rawArgs, param))) {
+        problems.push(
+          explain
+            ? `${param}=${Number.isInteger(value) ? `${value}.0` : value} is a float; the schema asks for an integer`
+            : '',
+        );
+        continue;
+      }
     }
-    if (!allowed.some((v) => valueEquals(value, v))) {
-      problems.push(`${param}=${show(value)}; expected one of ${show(allowed.filter((v) => v !== ''))}`);
+    if (!isAllowed(value, w)) {
+      problems.push(explain ? `${param}=${show(value)}; expected one of ${show(allowed.filter((v) => v !== ''))}` : '');
     }
   }
   return problems;

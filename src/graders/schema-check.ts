@@ -2,43 +2,91 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { JSONSchema } from '../contracts/json-schema.js';
 import { canonicalJson } from '../util/canonical-json.js';
+import { compileSubset, type FormatTable, type SubsetValidate } from './schema-subset.js';
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object on some toolchains.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
   ajv: Ajv,
 ) => Ajv;
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true });
-addFormats(ajv);
-const cache = new Map<string, ValidateFunction | string>();
+function newAjv(): Ajv {
+  const instance = new Ajv({ allErrors: true, strict: false, validateFormats: true });
+  addFormats(instance);
+  return instance;
+}
+
+const ajv = newAjv();
+/** A separate instance for checkWithAjv: ajv remembers schemas that failed to compile. */
+let referenceAjv: Ajv | undefined;
+
+/** A compiled check: the subset validator, ajv's, or why the schema does not compile. */
+type Compiled = { subset: SubsetValidate } | ValidateFunction | string;
+
+const cache = new Map<string, Compiled>();
 /** By schema object first: the canonical-JSON key of a large schema costs more than validating with it. */
-const byObject = new WeakMap<object, ValidateFunction | string>();
+const byObject = new WeakMap<object, Compiled>();
 
 export type SchemaCheck = { ok: true } | { ok: false; errors: string[] } | { ok: 'skipped'; reason: string };
 
-/** Validates arguments against a tool's input schema (ajv, compiled once per distinct schema). */
-export function checkAgainstSchema(schema: JSONSchema, args: unknown): SchemaCheck {
-  let validate = byObject.get(schema);
-  if (validate === undefined) {
-    const key = canonicalJson(schema);
-    validate = cache.get(key);
-    if (validate === undefined) {
-      try {
-        validate = ajv.compile(schema);
-      } catch (e) {
-        validate = `schema does not compile: ${e instanceof Error ? e.message : String(e)}`;
-      }
-      cache.set(key, validate);
+interface ErrorLike {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+function compile(schema: JSONSchema): Compiled {
+  // The subset validator first (no code generation: see schema-subset.ts); ajv for everything else.
+  const subset = compileSubset(schema, ajv.formats as FormatTable);
+  if (subset) return { subset };
+  const key = canonicalJson(schema);
+  let compiled = cache.get(key);
+  if (compiled === undefined) {
+    try {
+      compiled = ajv.compile(schema);
+    } catch (e) {
+      compiled = `schema does not compile: ${e instanceof Error ? e.message : String(e)}`;
     }
-    byObject.set(schema, validate);
+    cache.set(key, compiled);
   }
-  if (typeof validate === 'string') return { ok: 'skipped', reason: validate };
+  return compiled;
+}
+
+/** Validates arguments against a tool's input schema (compiled once per distinct schema object). */
+export function checkAgainstSchema(schema: JSONSchema, args: unknown): SchemaCheck {
+  let compiled = byObject.get(schema);
+  if (compiled === undefined) {
+    compiled = compile(schema);
+    byObject.set(schema, compiled);
+  }
+  if (typeof compiled === 'string') return { ok: 'skipped', reason: compiled };
+  let errors: ErrorLike[];
+  if (typeof compiled === 'function') {
+    if (compiled(args)) return { ok: true };
+    errors = compiled.errors ?? [];
+  } else {
+    errors = compiled.subset(args);
+    if (errors.length === 0) return { ok: true };
+  }
+  return { ok: false, errors: errors.map(describeError) };
+}
+
+function describeError(e: ErrorLike): string {
+  const where = e.instancePath ? e.instancePath.slice(1).replaceAll('/', '.') : '(arguments)';
+  const extra = e.keyword === 'additionalProperties' ? ` '${String(e.params.additionalProperty)}'` : '';
+  const allowed = e.keyword === 'enum' ? ` ${JSON.stringify(e.params.allowedValues)}` : '';
+  return `${where} ${e.message ?? e.keyword}${extra}${allowed}`;
+}
+
+/** ajv's own result, bypassing the subset validator (for tests that compare the two). */
+export function checkWithAjv(schema: JSONSchema, args: unknown): SchemaCheck {
+  referenceAjv ??= newAjv();
+  let validate: ValidateFunction;
+  try {
+    validate = referenceAjv.compile(schema);
+  } catch (e) {
+    return { ok: 'skipped', reason: `schema does not compile: ${e instanceof Error ? e.message : String(e)}` };
+  }
   if (validate(args)) return { ok: true };
-  const errors = (validate.errors ?? []).map((e) => {
-    const where = e.instancePath ? e.instancePath.slice(1).replaceAll('/', '.') : '(arguments)';
-    const extra = e.keyword === 'additionalProperties' ? ` '${String(e.params.additionalProperty)}'` : '';
-    const allowed = e.keyword === 'enum' ? ` ${JSON.stringify(e.params.allowedValues)}` : '';
-    return `${where} ${e.message ?? e.keyword}${extra}${allowed}`;
-  });
-  return { ok: false, errors };
+  return { ok: false, errors: (validate.errors ?? []).map(describeError) };
 }

@@ -41,6 +41,10 @@ export function findBareJsonCalls(text: string): Found {
         continue;
       }
     }
+    if (!mayHoldCall(slice)) {
+      i = scan.closed ? scan.end : i + 1;
+      continue;
+    }
     const parsed = parseJsonText(slice);
     const calls = parsed.ok ? callsFromValue(parsed.value, true) : [];
     if (calls.length === 0) {
@@ -74,6 +78,15 @@ export function findBareJsonCalls(text: string): Found {
     }
   }
   return found;
+}
+
+/**
+ * A call object needs a `name`, `tool_name` or `function` key (call-object.ts): text without those words (or a
+ * backslash that could escape them) cannot hold one, so it is not parsed. Python dicts in call arguments
+ * (`{'a': 1}`) would otherwise each cost a failed JSON.parse and a jsonrepair.
+ */
+function mayHoldCall(slice: string): boolean {
+  return slice.includes('name') || slice.includes('function') || slice.includes('\\');
 }
 
 /** `{` followed by a quoted key, or `[` followed by `{`: the only starts a call object can have. */

@@ -49,6 +49,7 @@ export function findFencedCalls(text: string): FenceFound {
 /** Inline code spans `` `…` `` on one line (run after fences are masked). */
 export function findInlineCodeCalls(text: string): FenceFound {
   const out: FenceFound = { text, calls: [], diagnostics: [], spans: [] };
+  if (!text.includes('`')) return out;
   // Backticks inside a <tool_call> body are argument text (a template literal, a shell snippet), not markdown.
   const skip = toolCallRegions(text);
   let from = 0;

@@ -2,6 +2,7 @@ import { PythonLexer, type Token } from './python-lexer.js';
 
 /** Deeper nesting than this is not a tool call; the cap keeps the recursive parser off the stack limit. */
 const MAX_DEPTH = 64;
+const CONSTANTS = new Set(['True', 'False', 'None']);
 
 export interface PyCall {
   name: string;
@@ -90,7 +91,7 @@ function parseCall(lx: PythonLexer): PyCall {
   let positional = 0;
   while (!isPunct(lx.peek(), ')')) {
     const t = lx.peek();
-    if (t.type === 'name' && !['True', 'False', 'None'].includes(t.value)) {
+    if (t.type === 'name' && !CONSTANTS.has(t.value)) {
       // keyword argument or a bare-name value: look one token further
       const save = lx.save();
       lx.next();

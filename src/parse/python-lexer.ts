@@ -28,11 +28,33 @@ const SIMPLE_ESCAPES: Record<string, string> = {
   '\n': '',
 };
 
-function isNameStart(ch: string): boolean {
-  return /[\p{L}_]/u.test(ch);
+const NAME_START = /[\p{L}_]/u;
+const NAME_CHAR = /[\p{L}\p{N}_]/u;
+const SPACE = /\s/;
+
+// Char-code tests with an ASCII fast path (a regex per character was most of the lexer's time); non-ASCII
+// characters still go through the same Unicode regexes, so what counts as a name or a space is unchanged.
+function isNameStart(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+  return NAME_START.test(s[i] as string);
 }
-function isNameChar(ch: string): boolean {
-  return /[\p{L}\p{N}_]/u.test(ch);
+function isNameChar(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+  return NAME_CHAR.test(s[i] as string);
+}
+function isSpace(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return SPACE.test(s[i] as string);
+}
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+/** `[0-9_]` */
+function isDigitOr_(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 95;
 }
 
 export class PythonLexer {
@@ -69,15 +91,16 @@ export class PythonLexer {
 
   private lex(): Token {
     const s = this.text;
-    while (this.pos < s.length && /\s/.test(s[this.pos] ?? '')) this.pos++;
+    while (this.pos < s.length && isSpace(s, this.pos)) this.pos++;
     const start = this.pos;
     const ch = s[start];
     if (ch === undefined) return { type: 'eof', start, end: start };
     if (ch === '"' || ch === "'") return this.lexString(start, '');
-    if (/[0-9]/.test(ch) || (ch === '.' && /[0-9]/.test(s[start + 1] ?? ''))) return this.lexNumber(start);
-    if (isNameStart(ch)) {
+    const c = s.charCodeAt(start);
+    if (isDigit(c) || (c === 46 && isDigit(s.charCodeAt(start + 1)))) return this.lexNumber(start);
+    if (isNameStart(s, start)) {
       let i = start + 1;
-      while (i < s.length && isNameChar(s[i] ?? '')) i++;
+      while (i < s.length && isNameChar(s, i)) i++;
       const word = s.slice(start, i);
       const q = s[i];
       if ((q === '"' || q === "'") && STRING_PREFIX.test(word)) {
@@ -97,57 +120,89 @@ export class PythonLexer {
 
   private lexNumber(start: number): Token {
     const s = this.text;
-    const rest = s.slice(start, start + 400);
-    const radix = /^0([xob])([0-9a-f_]+)/i.exec(rest);
-    if (radix?.[1] && radix[2]) {
-      const base = { x: 16, o: 8, b: 2 }[radix[1].toLowerCase() as 'x' | 'o' | 'b'];
-      this.pos = start + radix[0].length;
-      return {
-        type: 'number',
-        value: Number.parseInt(radix[2].replaceAll('_', ''), base),
-        isFloat: false,
-        start,
-        end: this.pos,
-      };
+    const next = s.charCodeAt(start + 1) | 0x20;
+    if (s.charCodeAt(start) === 48 && (next === 120 || next === 111 || next === 98)) {
+      const radix = /^0([xob])([0-9a-f_]+)/i.exec(s.slice(start, start + 400));
+      if (radix?.[1] && radix[2]) {
+        const base = { x: 16, o: 8, b: 2 }[radix[1].toLowerCase() as 'x' | 'o' | 'b'];
+        this.pos = start + radix[0].length;
+        return {
+          type: 'number',
+          value: Number.parseInt(radix[2].replaceAll('_', ''), base),
+          isFloat: false,
+          start,
+          end: this.pos,
+        };
+      }
     }
-    const m = /^(?:[0-9][0-9_]*)?(\.[0-9_]*)?([eE][+-]?[0-9_]+)?/.exec(rest);
-    const lit = m?.[0] ?? '';
-    this.pos = start + lit.length;
-    if (/[jJ]/.test(s[this.pos] ?? '')) {
+    // /^(?:[0-9][0-9_]*)?(\.[0-9_]*)?([eE][+-]?[0-9_]+)?/ over at most 400 characters, scanned by hand
+    const limit = Math.min(s.length, start + 400);
+    let i = start;
+    if (i < limit && isDigit(s.charCodeAt(i))) {
+      i++;
+      while (i < limit && isDigitOr_(s.charCodeAt(i))) i++;
+    }
+    let isFloat = false;
+    if (i < limit && s.charCodeAt(i) === 46) {
+      isFloat = true;
+      i++;
+      while (i < limit && isDigitOr_(s.charCodeAt(i))) i++;
+    }
+    if (i < limit && (s.charCodeAt(i) | 0x20) === 101) {
+      let j = i + 1;
+      const sign = s.charCodeAt(j);
+      if (j < limit && (sign === 43 || sign === 45)) j++;
+      if (j < limit && isDigitOr_(s.charCodeAt(j))) {
+        while (j < limit && isDigitOr_(s.charCodeAt(j))) j++;
+        i = j;
+        isFloat = true;
+      }
+    }
+    const lit = s.slice(start, i);
+    this.pos = i;
+    if ((s.charCodeAt(this.pos) | 0x20) === 106) {
       this.pos++;
       return { type: 'error', message: 'complex numbers are not supported', start, end: this.pos };
     }
-    const isFloat = m?.[1] !== undefined || m?.[2] !== undefined;
-    return { type: 'number', value: Number(lit.replaceAll('_', '')), isFloat, start, end: this.pos };
+    return {
+      type: 'number',
+      value: Number(lit.includes('_') ? lit.replaceAll('_', '') : lit),
+      isFloat,
+      start,
+      end: this.pos,
+    };
   }
 
   private lexString(start: number, prefix: string): Token {
     const s = this.text;
     const raw = prefix.includes('r');
-    const q = s[this.pos] as string;
-    const triple = s.startsWith(q.repeat(3), this.pos);
-    const close = triple ? q.repeat(3) : q;
-    let i = this.pos + close.length;
+    const qc = s.charCodeAt(this.pos);
+    const triple = s.charCodeAt(this.pos + 1) === qc && s.charCodeAt(this.pos + 2) === qc;
+    const closeLen = triple ? 3 : 1;
+    let i = this.pos + closeLen;
     let out = '';
+    // text is copied in runs between escapes, not character by character
+    let run = i;
     while (i < s.length) {
-      const ch = s[i] as string;
-      if (s.startsWith(close, i)) {
-        this.pos = i + close.length;
-        return { type: 'string', value: out, start, end: this.pos };
+      const c = s.charCodeAt(i);
+      if (c === qc && (!triple || (s.charCodeAt(i + 1) === qc && s.charCodeAt(i + 2) === qc))) {
+        this.pos = i + closeLen;
+        return { type: 'string', value: out + s.slice(run, i), start, end: this.pos };
       }
-      if (ch === '\n' && !triple) break;
-      if (ch === '\\' && i + 1 < s.length) {
+      if (c === 10 && !triple) break;
+      if (c === 92 && i + 1 < s.length) {
+        out += s.slice(run, i);
         if (raw) {
-          out += ch + s[i + 1];
+          out += s.slice(i, i + 2);
           i += 2;
-          continue;
+        } else {
+          const [text, used] = this.escape(i + 1);
+          out += text;
+          i += 1 + used;
         }
-        const [text, used] = this.escape(i + 1);
-        out += text;
-        i += 1 + used;
+        run = i;
         continue;
       }
-      out += ch;
       i++;
     }
     this.pos = i;

@@ -7,6 +7,7 @@ const TAGS = ['think', 'thinking', 'reasoning'] as const;
  * makes everything before it reasoning. Linear: indexOf scans only.
  */
 export function findThinkBlocks(text: string): Array<[number, number]> {
+  if (!text.includes('<')) return [];
   const lower = text.toLowerCase();
   const spans: Array<[number, number]> = [];
   for (const tag of TAGS) {
@@ -33,6 +34,7 @@ export function findThinkBlocks(text: string): Array<[number, number]> {
 
 /** Sorts and merges overlapping spans. */
 export function mergeSpans(spans: Array<[number, number]>): Array<[number, number]> {
+  if (spans.length === 0) return [];
   const sorted = [...spans].sort((a, b) => a[0] - b[0]);
   const out: Array<[number, number]> = [];
   for (const [s, e] of sorted) {
@@ -57,6 +59,7 @@ export function maskSpans(text: string, spans: Array<[number, number]>): string 
 
 /** The reply with reasoning blocks removed (for final-answer checks). */
 export function stripThink(text: string): string {
+  if (!text.includes('<')) return text;
   const spans = findThinkBlocks(text);
   let out = '';
   let at = 0;

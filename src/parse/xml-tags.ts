@@ -12,6 +12,7 @@ const CLOSE = '</tool_call';
  */
 export function findXmlTagCalls(text: string): Found {
   const found = emptyFound();
+  if (!text.includes('<')) return found;
   const lower = text.toLowerCase();
   let from = 0;
   // the next close tag is searched again only once we pass it, so many unclosed opens stay linear

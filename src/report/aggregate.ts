@@ -45,6 +45,12 @@ export function cellKey(renderer: string, provider: string): string {
   return `${renderer}|${provider}`;
 }
 
+/** Repeats per case a run was configured with (k of pass^k); 1 when unset. */
+export function repeatsOf(header: RunHeader): number {
+  const k = Number(header.config.repeats ?? 1);
+  return Number.isInteger(k) && k > 0 ? k : 1;
+}
+
 /**
  * Folds case records into per-cell tallies as they stream by. Holds counts only (per cell, and per case a
  * pass count per grader for pass^k and comparisons) plus a bounded list of example failures, never
@@ -72,8 +78,7 @@ export class RunAggregate {
 
   /** Repeats per case as configured (k of pass^k). */
   get repeats(): number {
-    const k = Number(this.header.config.repeats ?? 1);
-    return Number.isInteger(k) && k > 0 ? k : 1;
+    return repeatsOf(this.header);
   }
 
   private cell(renderer: string, provider: string, simulated: boolean): CellStats {

@@ -105,18 +105,9 @@ function regressionsHtml(c: CompareResult | null | undefined): string {
   return `<h2>Regressions against baseline ${e(c.baseRunId)} (${reg.length})</h2>${reg.length ? `<ul>${items.join('')}</ul>` : '<p>None.</p>'}`;
 }
 
-/**
- * report.html: one self-contained page (inline style and script, no network; a CSP forbids any other
- * source). Streams: the drill-down reads the records twice (failing cases first, then passing), capped at
- * maxCases, so memory does not grow with the run. `records` must return a fresh iterable per call. Pure.
- */
-export async function* renderHtml(
-  agg: RunAggregate,
-  records: () => AsyncIterable<CaseRecord>,
-  opts: HtmlOptions = {},
-): AsyncGenerator<string> {
+/** The page up to the drill-downs: header, gate, regressions, filters, matrices, prompt tokens. Pure. */
+export function htmlHead(agg: RunAggregate, opts: HtmlOptions = {}): string {
   const h = agg.header;
-  const max = opts.maxCases ?? 500;
   const renderers = [...new Set([...agg.cells.values()].map((c) => c.renderer))];
   const providers = [...new Set([...agg.cells.values()].map((c) => c.provider))];
   const simulated = [...agg.cells.values()].filter((c) => c.simulated).map((c) => c.provider);
@@ -130,7 +121,7 @@ export async function* renderHtml(
         })
         .join('')}</tr>`,
   );
-  yield [
+  return [
     '<!doctype html><html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'">`,
     `<title>toolgauge ${e(h.runId)}</title><style>${STYLE}</style></head><body>`,
@@ -153,28 +144,20 @@ export async function* renderHtml(
     `<table class="tokens"><tr><th>renderer \\ provider</th>${providers.map((p) => `<th>${e(p)}</th>`).join('')}</tr>${tokens.join('')}</table>`,
     '<h2>Cases</h2>',
   ].join('\n');
-  let embedded = 0;
-  let failingTotal = 0;
-  for await (const r of records()) {
-    const failing = r.error !== undefined || r.grades.some((g) => !g.pass);
-    if (!failing) continue;
-    failingTotal++;
-    if (embedded < max) {
-      embedded++;
-      yield caseHtml(r);
-    }
-  }
-  let passingTotal = 0;
-  for await (const r of records()) {
-    if (r.error !== undefined || r.grades.some((g) => !g.pass)) continue;
-    passingTotal++;
-    if (embedded < max) {
-      embedded++;
-      yield caseHtml(r);
-    }
-  }
+}
+
+/** What the drill-down section held: embedded cases and the run's totals. */
+export interface HtmlCaseCounts {
+  embedded: number;
+  failingTotal: number;
+  passingTotal: number;
+  max: number;
+}
+
+/** The page after the drill-downs: the cap note and the filter script. Pure. */
+export function htmlFoot({ embedded, failingTotal, passingTotal, max }: HtmlCaseCounts): string {
   const all = failingTotal + passingTotal;
-  yield [
+  return [
     `<p class="muted" id="cap">Showing <span id="shown">${embedded}</span> of ${embedded} embedded case(s); ${all} in the run${
       embedded < all
         ? `. Drill-downs are capped at ${max} (failing cases first: ${Math.min(failingTotal, max)} of ${failingTotal} failing embedded); the rest are in run.jsonl and results.csv`
@@ -183,4 +166,46 @@ export async function* renderHtml(
     `<script>${SCRIPT}</script></body></html>`,
     '',
   ].join('\n');
+}
+
+/** A case is failing when it errored or any grader failed: those come first in the drill-down. */
+export function isFailing(r: CaseRecord): boolean {
+  return r.error !== undefined || r.grades.some((g) => !g.pass);
+}
+
+export const DEFAULT_MAX_HTML_CASES = 500;
+
+/**
+ * report.html: one self-contained page (inline style and script, no network; a CSP forbids any other
+ * source). Streams: the drill-down reads the records twice (failing cases first, then passing), capped at
+ * maxCases, so memory does not grow with the run. `records` must return a fresh iterable per call. Pure.
+ * (The report writers produce the same page in one pass over the records: report-sink.ts.)
+ */
+export async function* renderHtml(
+  agg: RunAggregate,
+  records: () => AsyncIterable<CaseRecord>,
+  opts: HtmlOptions = {},
+): AsyncGenerator<string> {
+  const max = opts.maxCases ?? DEFAULT_MAX_HTML_CASES;
+  yield htmlHead(agg, opts);
+  let embedded = 0;
+  let failingTotal = 0;
+  for await (const r of records()) {
+    if (!isFailing(r)) continue;
+    failingTotal++;
+    if (embedded < max) {
+      embedded++;
+      yield caseHtml(r);
+    }
+  }
+  let passingTotal = 0;
+  for await (const r of records()) {
+    if (isFailing(r)) continue;
+    passingTotal++;
+    if (embedded < max) {
+      embedded++;
+      yield caseHtml(r);
+    }
+  }
+  yield htmlFoot({ embedded, failingTotal, passingTotal, max });
 }

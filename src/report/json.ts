@@ -43,6 +43,7 @@ export interface RunJson {
 export function renderRunJson(
   agg: RunAggregate,
   extra: { interrupted: boolean; comparison?: CompareResult | null; gate?: { exitCode: number; lines: string[] } },
+  opts: { snapshotCases?: boolean } = {},
 ): RunJson {
   const h = agg.header;
   const k = agg.repeats;
@@ -92,6 +93,6 @@ export function renderRunJson(
         }
       : null,
     ...(extra.gate ? { gate: extra.gate } : {}),
-    snapshot: snapshotOf(agg),
+    snapshot: snapshotOf(agg, { cases: opts.snapshotCases !== false }),
   };
 }

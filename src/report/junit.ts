@@ -23,99 +23,110 @@ function token(text: string): string {
   return text.replace(/\s+/g, ' ').trim() || '-';
 }
 
-interface SuiteBuffer {
+/** One <testcase> element and what it counts as. */
+export interface JunitCase {
+  xml: string;
+  outcome: 'ok' | 'failure' | 'error';
+  secs: number;
+}
+
+/** The <testcase> of one record (`repeats` > 1 names the repeat). Pure. */
+export function junitTestcase(r: CaseRecord, repeats: number): JunitCase {
+  const secs = r.durationMs / 1000;
+  const name = token(repeats > 1 ? `${r.suite}/${r.case} #${r.repeat}` : `${r.suite}/${r.case}`);
+  const open = `    <testcase name="${xmlAttr(name)}" classname="${xmlAttr(token(`${r.suite}.${r.renderer}.${r.provider}`))}" time="${secs.toFixed(3)}"`;
+  if (r.error) {
+    return {
+      outcome: 'error',
+      secs,
+      xml: `${open}>\n      <error type="${xmlAttr(r.error.code)}" message="${xmlAttr(r.error.message)}">${xmlEscape(r.error.message)}</error>\n    </testcase>`,
+    };
+  }
+  const failed = r.grades.filter((g) => !g.pass);
+  if (!failed.length) return { outcome: 'ok', secs, xml: `${open}/>` };
+  const message = failed.map((g) => `${g.grader}: ${g.reason.replace(/\s+/g, ' ')}`).join('; ');
+  const detail = r.grades.map((g) => `${g.pass ? 'PASS' : 'FAIL'} ${g.grader}: ${g.reason}`).join('\n');
+  return {
+    outcome: 'failure',
+    secs,
+    xml: `${open}>\n      <failure type="${xmlAttr(failed.map((g) => g.grader).join(','))}" message="${xmlAttr(message)}">${xmlEscape(detail)}</failure>\n    </testcase>`,
+  };
+}
+
+/** Counts of one <testsuite> (one renderer × provider cell). */
+export interface JunitSuiteCounts {
   name: string;
+  simulated: boolean;
   tests: number;
   failures: number;
   errors: number;
   time: number;
-  simulated: boolean;
-  body: string[];
 }
+
+export function newJunitSuite(renderer: string, provider: string, simulated: boolean): JunitSuiteCounts {
+  return { name: `${renderer} × ${provider}`, simulated, tests: 0, failures: 0, errors: 0, time: 0 };
+}
+
+export function countJunitCase(s: JunitSuiteCounts, c: JunitCase): void {
+  s.tests++;
+  s.time += c.secs;
+  if (c.outcome === 'failure') s.failures++;
+  else if (c.outcome === 'error') s.errors++;
+}
+
+export const JUNIT_PROLOGUE = '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n';
+export const JUNIT_EPILOGUE = '</testsuites>\n';
+
+/** The opening of a <testsuite> (its counts go in the header, so it is written once they are known). Pure. */
+export function junitSuiteOpen(agg: RunAggregate, s: JunitSuiteCounts, id: number, hostname = 'localhost'): string {
+  const h = agg.header;
+  const timestamp = h.startedAt.slice(0, 19);
+  const host = xmlEscape(token(hostname));
+  // The common (Ant) schema allows no attributes on <testsuites>; totals live on each <testsuite>.
+  return [
+    `  <testsuite name="${xmlAttr(token(s.name))}" package="toolgauge" id="${id}" timestamp="${timestamp}" hostname="${host}" tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="0" time="${s.time.toFixed(3)}">`,
+    '    <properties>',
+    `      <property name="runId" value="${xmlAttr(h.runId)}"/>`,
+    `      <property name="simulated" value="${String(s.simulated)}"/>`,
+    '    </properties>',
+    '',
+  ].join('\n');
+}
+
+export const JUNIT_SUITE_CLOSE = '    <system-out/>\n    <system-err/>\n  </testsuite>\n';
 
 /**
  * junit.xml: one <testsuite> per renderer × provider cell, one <testcase> per case × cell (× repeat), a
  * <failure> naming the failed graders with their reasons, an <error> for infrastructure errors. Follows the
  * common JUnit XML schema (Ant's, as CI servers read it). Keeps one compact line per case, never transcripts.
- * Pure: a function of the run's header and records.
+ * Pure: a function of the run's header and records. (The report writers stream the same elements to the file:
+ * report-sink.ts.)
  */
 export async function renderJunit(
   agg: RunAggregate,
   records: AsyncIterable<CaseRecord>,
   options: { hostname?: string } = {},
 ): Promise<string> {
-  const suites = new Map<string, SuiteBuffer>();
+  const suites = new Map<string, { counts: JunitSuiteCounts; body: string[] }>();
   for (const c of agg.cells.values()) {
-    const name = `${c.renderer} × ${c.provider}`;
-    suites.set(`${c.renderer}|${c.provider}`, {
-      name,
-      tests: 0,
-      failures: 0,
-      errors: 0,
-      time: 0,
-      simulated: c.simulated,
-      body: [],
-    });
+    suites.set(`${c.renderer}|${c.provider}`, { counts: newJunitSuite(c.renderer, c.provider, c.simulated), body: [] });
   }
-  const repeats = agg.repeats;
   for await (const r of records) {
     const key = `${r.renderer}|${r.provider}`;
     let s = suites.get(key);
     if (!s) {
-      s = {
-        name: `${r.renderer} × ${r.provider}`,
-        tests: 0,
-        failures: 0,
-        errors: 0,
-        time: 0,
-        simulated: r.simulated,
-        body: [],
-      };
+      s = { counts: newJunitSuite(r.renderer, r.provider, r.simulated), body: [] };
       suites.set(key, s);
     }
-    const secs = r.durationMs / 1000;
-    s.tests++;
-    s.time += secs;
-    const name = token(repeats > 1 ? `${r.suite}/${r.case} #${r.repeat}` : `${r.suite}/${r.case}`);
-    const open = `    <testcase name="${xmlAttr(name)}" classname="${xmlAttr(token(`${r.suite}.${r.renderer}.${r.provider}`))}" time="${secs.toFixed(3)}"`;
-    if (r.error) {
-      s.errors++;
-      s.body.push(
-        `${open}>\n      <error type="${xmlAttr(r.error.code)}" message="${xmlAttr(r.error.message)}">${xmlEscape(r.error.message)}</error>\n    </testcase>`,
-      );
-      continue;
-    }
-    const failed = r.grades.filter((g) => !g.pass);
-    if (!failed.length) {
-      s.body.push(`${open}/>`);
-      continue;
-    }
-    s.failures++;
-    const message = failed.map((g) => `${g.grader}: ${g.reason.replace(/\s+/g, ' ')}`).join('; ');
-    const detail = r.grades.map((g) => `${g.pass ? 'PASS' : 'FAIL'} ${g.grader}: ${g.reason}`).join('\n');
-    s.body.push(
-      `${open}>\n      <failure type="${xmlAttr(failed.map((g) => g.grader).join(','))}" message="${xmlAttr(message)}">${xmlEscape(detail)}</failure>\n    </testcase>`,
-    );
+    const tc = junitTestcase(r, agg.repeats);
+    countJunitCase(s.counts, tc);
+    s.body.push(`${tc.xml}\n`);
   }
-  const h = agg.header;
-  const timestamp = h.startedAt.slice(0, 19);
-  const host = xmlEscape(token(options.hostname ?? 'localhost'));
-  const all = [...suites.values()];
-  // The common (Ant) schema allows no attributes on <testsuites>; totals live on each <testsuite>.
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>'];
-  all.forEach((s, id) => {
-    out.push(
-      `  <testsuite name="${xmlAttr(token(s.name))}" package="toolgauge" id="${id}" timestamp="${timestamp}" hostname="${host}" tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" skipped="0" time="${s.time.toFixed(3)}">`,
-      '    <properties>',
-      `      <property name="runId" value="${xmlAttr(h.runId)}"/>`,
-      `      <property name="simulated" value="${String(s.simulated)}"/>`,
-      '    </properties>',
-      ...s.body,
-      '    <system-out/>',
-      '    <system-err/>',
-      '  </testsuite>',
-    );
-  });
-  out.push('</testsuites>', '');
-  return out.join('\n');
+  let id = 0;
+  const out: string[] = [JUNIT_PROLOGUE];
+  for (const s of suites.values()) {
+    out.push(junitSuiteOpen(agg, s.counts, id++, options.hostname), ...s.body, JUNIT_SUITE_CLOSE);
+  }
+  out.push(JUNIT_EPILOGUE);
+  return out.join('');
 }

@@ -34,7 +34,8 @@ export interface RunSnapshot {
   cases: Record<string, Record<string, Tally>>;
 }
 
-export function snapshotOf(agg: RunAggregate): RunSnapshot {
+/** The snapshot of a run. `cases: false` leaves the per-case map empty (streamed separately: run-json-file.ts). */
+export function snapshotOf(agg: RunAggregate, opts: { cases?: boolean } = {}): RunSnapshot {
   const h = agg.header;
   const cells: RunSnapshot['cells'] = {};
   for (const c of agg.cells.values()) {
@@ -50,11 +51,7 @@ export function snapshotOf(agg: RunAggregate): RunSnapshot {
     };
   }
   const cases: RunSnapshot['cases'] = {};
-  for (const t of agg.caseTallies.values()) {
-    const graders: Record<string, Tally> = {};
-    for (const [g, v] of Object.entries(t.graders)) graders[g] = [v.pass, v.n];
-    if (Object.keys(graders).length) cases[caseCellKey(t)] = graders;
-  }
+  if (opts.cases !== false) for (const [key, graders] of snapshotCases(agg)) cases[key] = graders;
   // The run-specific parts of the config (seed, out, concurrency) do not change what is measured.
   const { seed: _s, out: _o, concurrency: _c, ...measured } = h.config;
   return {
@@ -66,6 +63,19 @@ export function snapshotOf(agg: RunAggregate): RunSnapshot {
     cells,
     cases,
   };
+}
+
+/** The snapshot's per-case entries (case in a cell → grader → [passes, trials]), in run order, one at a time. */
+export function* snapshotCases(agg: RunAggregate): Generator<[string, Record<string, Tally>]> {
+  for (const t of agg.caseTallies.values()) {
+    let graders: Record<string, Tally> | undefined;
+    for (const g in t.graders) {
+      const v = t.graders[g] as { pass: number; n: number };
+      graders ??= {};
+      graders[g] = [v.pass, v.n];
+    }
+    if (graders) yield [caseCellKey(t), graders];
+  }
 }
 
 /** Stable text: keys sorted at every depth, one cell or case per line. */

@@ -1,24 +1,35 @@
 import type { RenderedRequest } from '../contracts/renderer.js';
-import { requestTokens } from '../util/tokens.js';
+import { countTokens, toolsWireJson } from '../util/tokens.js';
 
 const MAX_ENTRIES = 512;
-const memo = new Map<string, number>();
+/** Keyed by the text itself (no prefixing: building `s:${system}` copied the whole prompt for every case). */
+const systemMemo = new Map<string, number>();
+const toolsMemo = new Map<string, number>();
+/** Tool lists seen before, by identity: re-serialising the same definitions per case is skipped too. */
+const toolsByList = new WeakMap<object, number>();
 
 /**
  * requestTokens, with the parts every case of a strategy shares (the system prompt, the native tool definitions)
  * counted once: BPE-encoding the same few kilobytes for every case was a third of the runner's CPU time.
  */
 export function promptTokens(req: RenderedRequest): number {
-  let total = requestTokens({ ...req, system: '', tools: [] });
-  total += remembered(`s:${req.system}`, () => requestTokens({ ...req, messages: [], tools: [] }));
-  if (req.tools && req.tools.length > 0) {
-    const tools = req.tools;
-    total += remembered(`t:${JSON.stringify(tools)}`, () => requestTokens({ ...req, system: '', messages: [], tools }));
+  let total = 0;
+  for (const message of req.messages) total += countTokens(message.content);
+  total += remembered(systemMemo, req.system, () => countTokens(req.system));
+  const tools = req.tools;
+  if (tools && tools.length > 0) {
+    let t = toolsByList.get(tools);
+    if (t === undefined) {
+      const wire = toolsWireJson(tools);
+      t = remembered(toolsMemo, wire, () => countTokens(wire));
+      toolsByList.set(tools, t);
+    }
+    total += t;
   }
   return total;
 }
 
-function remembered(key: string, count: () => number): number {
+function remembered(memo: Map<string, number>, key: string, count: () => number): number {
   const hit = memo.get(key);
   if (hit !== undefined) return hit;
   const value = count();

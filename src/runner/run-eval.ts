@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
+import { setTimeout as delay, setImmediate as nextTick } from 'node:timers/promises';
 import { ServerPool } from '../catalog/server-pool.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import type { ProviderSlot, Strategy } from '../config/resolve.js';
@@ -32,6 +32,8 @@ export interface EvalOutcome {
   runLog: string;
 }
 
+const YIELD_MS = 10;
+
 /**
  * Runs the plan with bounded concurrency (a fixed set of workers pulling from the lazy plan), streaming each
  * finished case to run.jsonl. On abort, in-flight cases are dropped (not logged) so `--resume` reruns them.
@@ -58,8 +60,15 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
       if (!done.has(it.value.key) && (input.include?.(it.value) ?? true)) return it.value;
     }
   };
+  // With a provider that answers at once (simulated, cassettes) a whole run can complete in microtasks without ever
+  // returning to the event loop: no signal handler (Ctrl-C), no timer, no progress. Yield every few milliseconds.
+  let lastYield = performance.now();
   const worker = async () => {
     for (let item = next(); item && !input.signal.aborted; item = next()) {
+      if (performance.now() - lastYield > YIELD_MS) {
+        lastYield = performance.now();
+        await nextTick();
+      }
       const record = await runCase(item, pool, input.settings, input.signal);
       // A terminal's Ctrl-C reaches the stdio servers too; one may die before our own SIGINT handler has run.
       // Give the signal a moment to land so such a case is treated as interrupted, not as a server crash.

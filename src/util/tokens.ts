@@ -32,9 +32,11 @@ export function countTokens(text: string): number {
 export function requestTokens(req: RenderedRequest): number {
   let total = countTokens(req.system);
   for (const message of req.messages) total += countTokens(message.content);
-  if (req.tools && req.tools.length > 0) {
-    const wire = req.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
-    total += countTokens(JSON.stringify(wire));
-  }
+  if (req.tools && req.tools.length > 0) total += countTokens(toolsWireJson(req.tools));
   return total;
+}
+
+/** The JSON of native tool definitions as counted: name, description and parameters of each. */
+export function toolsWireJson(tools: NonNullable<RenderedRequest['tools']>): string {
+  return JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })));
 }

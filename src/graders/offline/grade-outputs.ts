@@ -1,6 +1,4 @@
-import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { ServerPool } from '../../catalog/server-pool.js';
 import { filterTools } from '../../catalog/tool-filter.js';
 import type { LoadedSuite } from '../../config/load-suite.js';
@@ -11,9 +9,10 @@ import type { SuiteCase } from '../../contracts/suite.js';
 import type { ToolDef } from '../../contracts/tool.js';
 import { ToolgaugeError } from '../../errors.js';
 import { RunAggregate } from '../../report/aggregate.js';
-import { RunLogWriter } from '../../runner/run-log-writer.js';
 import { hashOf } from '../../util/canonical-json.js';
-import { type OutputLine, toOutputLine } from './output-line.js';
+import { lineBatches } from './line-batches.js';
+import { LineWriter } from './line-writer.js';
+import { type OutputLine, readOutputLine } from './output-line.js';
 import { protocolOf, recordedTranscript } from './recorded-transcript.js';
 
 export const RECORDED_PROVIDER = 'recorded';
@@ -43,34 +42,35 @@ export interface GradeOutputsResult {
   header: RunHeader;
 }
 
-/** Lines of a JSON Lines file with their 1-based numbers, streamed (memory stays flat). */
-async function* numberedLines(file: string, label: string): AsyncGenerator<[number, OutputLine]> {
-  const input = createReadStream(file, { encoding: 'utf8' });
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+/**
+ * Lines of a JSON Lines file with their 1-based numbers, in batches (memory stays flat). Each batch is handled
+ * synchronously: per-line promises cost more than grading a line.
+ */
+async function* numberedLines(file: string, label: string): AsyncGenerator<Array<[number, string]>> {
   let n = 0;
   try {
-    for await (const text of lines) {
-      n++;
-      if (text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        throw new ToolgaugeError('USAGE', `${label}:${n}: not JSON; each line must be {"case": "<id>", "output": "…"}`);
-      }
-      const line = toOutputLine(value);
-      if (typeof line === 'string') throw new ToolgaugeError('USAGE', `${label}:${n}: ${line}`);
-      yield [n, line];
-    }
+    for await (const texts of lineBatches(file)) yield texts.map((text) => [++n, text]);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new ToolgaugeError('USAGE', `--outputs ${label}: file not found`);
     }
     throw e;
-  } finally {
-    lines.close();
-    input.destroy();
   }
+}
+
+/** One line read and checked, or null for a blank line; a bad line is a one-line usage error. */
+function outputLine(text: string, n: number, label: string): OutputLine | null {
+  // (a JSON object line starts with `{`: no copy of the line just to see that it is not blank)
+  if (text.charCodeAt(0) !== 123 && text.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ToolgaugeError('USAGE', `${label}:${n}: not JSON; each line must be {"case": "<id>", "output": "…"}`);
+  }
+  const line = readOutputLine(value);
+  if (typeof line === 'string') throw new ToolgaugeError('USAGE', `${label}:${n}: ${line}`);
+  return line;
 }
 
 /**
@@ -85,16 +85,24 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
   const cases = new Map(suite.cases.map((c) => [c.id, c]));
   const models: string[] = [];
   let planned = 0;
-  for await (const [n, line] of numberedLines(input.outputsFile, label)) {
-    if (!cases.has(line.caseId)) {
-      throw new ToolgaugeError(
-        'USAGE',
-        `${label}:${n}: case '${line.caseId}' is not in suite ${suite.name} (${input.suite.file}); fix the id or pass the right --suite`,
-      );
+  const seen = new Set<string>();
+  for await (const batch of numberedLines(input.outputsFile, label)) {
+    for (const [n, text] of batch) {
+      const line = outputLine(text, n, label);
+      if (!line) continue;
+      if (!cases.has(line.caseId)) {
+        throw new ToolgaugeError(
+          'USAGE',
+          `${label}:${n}: case '${line.caseId}' is not in suite ${suite.name} (${input.suite.file}); fix the id or pass the right --suite`,
+        );
+      }
+      const model = line.model ?? RECORDED_PROVIDER;
+      if (!seen.has(model)) {
+        seen.add(model);
+        models.push(model);
+      }
+      planned++;
     }
-    const model = line.model ?? RECORDED_PROVIDER;
-    if (!models.includes(model)) models.push(model);
-    planned++;
   }
   const header: RunHeader = {
     ...input.header,
@@ -104,24 +112,29 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
     plannedCases: planned,
   };
   const runLog = join(input.runDir, 'run.jsonl');
-  const writer = new RunLogWriter(runLog, 'create');
+  const writer = new LineWriter(runLog);
   const aggregate = new RunAggregate(header);
   writer.write(header);
   const tools = new CaseTools(input.suite);
   const repeats = new Map<string, number>();
   let done = 0;
   try {
-    for await (const [, line] of numberedLines(input.outputsFile, label)) {
-      const c = cases.get(line.caseId) as SuiteCase;
-      const provider = line.model ?? RECORDED_PROVIDER;
-      const cell = `${c.id}|${provider}`;
-      const repeat = repeats.get(cell) ?? 0;
-      repeats.set(cell, repeat + 1);
-      const record = gradeLine(input, c, line, provider, repeat, await tools.of(c));
-      writer.write(record);
-      aggregate.add(record);
-      done++;
-      input.onCase?.(record, done);
+    for await (const batch of numberedLines(input.outputsFile, label)) {
+      for (const [n, text] of batch) {
+        const line = outputLine(text, n, label);
+        if (!line) continue;
+        const c = cases.get(line.caseId) as SuiteCase;
+        const provider = line.model ?? RECORDED_PROVIDER;
+        const cell = `${c.id}|${provider}`;
+        const repeat = repeats.get(cell) ?? 0;
+        repeats.set(cell, repeat + 1);
+        const record = gradeLine(input, c, line, provider, repeat, tools.cached(c) ?? (await tools.of(c)));
+        writer.write(record);
+        aggregate.add(record);
+        done++;
+        input.onCase?.(record, done);
+      }
+      writer.flush();
     }
   } finally {
     await tools.close();
@@ -187,6 +200,11 @@ class CaseTools {
   private catalog: Promise<ToolDef[]> | undefined;
 
   constructor(private readonly loaded: LoadedSuite) {}
+
+  /** The case's tools when already known (no promise: most lines hit this). */
+  cached(c: SuiteCase): { list: ToolDef[]; hash: string } | undefined {
+    return this.cache.get(c.id);
+  }
 
   async of(c: SuiteCase): Promise<{ list: ToolDef[]; hash: string }> {
     const hit = this.cache.get(c.id);

@@ -85,3 +85,38 @@ export function toOutputLine(value: unknown): OutputLine | string {
   if (l.model !== undefined) line.model = l.model;
   return line;
 }
+
+/** `undefined`, or a string (non-empty when `nonEmpty`): what the schema's optional string fields accept. */
+function optionalString(v: unknown, nonEmpty: boolean): boolean {
+  return v === undefined || (typeof v === 'string' && (!nonEmpty || v.length > 0));
+}
+
+/**
+ * toOutputLine with a fast path for the common text line (`{case|id, output|raw, model?}`, no tool calls or
+ * turns): checked by hand with the schema's exact rules, normalised the same way. Anything else, valid or not,
+ * goes through the zod schema (one zod parse costs more than grading a line).
+ */
+export function readOutputLine(value: unknown): OutputLine | string {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const l = value as Record<string, unknown>;
+    if (
+      l.tool_calls === undefined &&
+      l.turns === undefined &&
+      optionalString(l.case, true) &&
+      optionalString(l.id, true) &&
+      optionalString(l.output, false) &&
+      optionalString(l.raw, false) &&
+      optionalString(l.model, true) &&
+      (l.case !== undefined || l.id !== undefined) &&
+      (l.output !== undefined || l.raw !== undefined)
+    ) {
+      const line: OutputLine = {
+        caseId: (l.case ?? l.id) as string,
+        turns: [{ text: (l.output ?? l.raw) as string, toolCalls: [], results: [] }],
+      };
+      if (l.model !== undefined) line.model = l.model as string;
+      return line;
+    }
+  }
+  return toOutputLine(value);
+}

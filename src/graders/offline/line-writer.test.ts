@@ -1,0 +1,32 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RunFooter, RunRecord } from '../../contracts/run-log.js';
+import { LineWriter } from './line-writer.js';
+
+const footer = (n: number, note = ''): RunFooter => ({
+  type: 'footer',
+  finishedAt: `2026-01-01T00:00:00.000Z${note}`,
+  interrupted: false,
+  completed: n,
+  errors: 0,
+});
+
+describe('LineWriter', () => {
+  it('writes exactly JSON.stringify(record) + LF per record, across buffer flushes and oversized lines', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'tg-lw-')), 'sub', 'run.jsonl');
+    const w = new LineWriter(file);
+    const records: RunRecord[] = [];
+    for (let i = 0; i < 3000; i++) records.push(footer(i, '名称 é 😀'.repeat(i % 200)));
+    records.push(footer(-1, 'x'.repeat(3 << 20)));
+    records.push(footer(-2));
+    for (const [i, r] of records.entries()) {
+      w.write(r);
+      if (i === 10) w.flush();
+    }
+    w.close();
+    expect(readFileSync(file, 'utf8')).toBe(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    expect(() => w.write(footer(0))).toThrow(/closed/);
+  });
+});

@@ -1,0 +1,76 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderCsv } from './csv.js';
+import { renderHtml } from './html.js';
+import { renderRunJson } from './json.js';
+import { renderJunit } from './junit.js';
+import { caseRecords, loadRun } from './load-run.js';
+import { ReportSink } from './report-sink.js';
+import { passingCases, writeSyntheticRun } from './testing/synthetic-run.js';
+import { writeReports } from './write-reports.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tg-sink-'));
+
+async function text(chunks: AsyncIterable<string>): Promise<string> {
+  let out = '';
+  for await (const c of chunks) out += c;
+  return out;
+}
+
+describe('one-pass report writing', () => {
+  it('writes byte for byte what the two-pass pure renderers produce, failing drill-downs first, and no part files', async () => {
+    // Passing and failing cases interleaved over two cells, so "failing first" needs the part files.
+    const runDir = writeSyntheticRun(dir, 'mixed', [
+      ...passingCases(12, 7, ['parseable', 'correct-arguments']),
+      ...passingCases(6, 2, ['parseable'], { provider: 'sim:guesser', renderer: 'names-only' }),
+      { case: 'boom', pass: {}, error: { code: 'PROVIDER_HTTP', message: 'HTTP 500 <html>' } },
+    ]);
+    const run = await loadRun(runDir);
+    for (const maxHtmlCases of [4, 500]) {
+      await writeReports({
+        runDir,
+        runLog: run.runLog,
+        displayDir: 'reports/x',
+        aggregate: run.aggregate,
+        interrupted: false,
+        comparison: null,
+        maxHtmlCases,
+      });
+      const read = (f: string) => readFileSync(join(runDir, f), 'utf8');
+      expect(read('results.csv')).toBe(await text(renderCsv(caseRecords(run.runLog))));
+      expect(read('junit.xml')).toBe(
+        await renderJunit(run.aggregate, caseRecords(run.runLog), { hostname: hostnameIn(read('junit.xml')) }),
+      );
+      const html = read('report.html');
+      expect(html).toBe(
+        await text(
+          renderHtml(run.aggregate, () => caseRecords(run.runLog), { maxCases: maxHtmlCases, comparison: null }),
+        ),
+      );
+      const details = [...html.matchAll(/data-failing="(\d)"/g)].map((m) => m[1]);
+      expect(details).toHaveLength(Math.min(maxHtmlCases, 19));
+      expect(details).toEqual([...details].sort().reverse()); // every failing case before any passing one
+      expect(details[0]).toBe('1');
+      expect(read('run.json')).toBe(
+        `${JSON.stringify(renderRunJson(run.aggregate, { interrupted: false, comparison: null }), null, 2)}\n`,
+      );
+    }
+    expect(readdirSync(runDir).filter((f) => f.endsWith('.part'))).toEqual([]);
+  });
+
+  it('discard removes the part files of a run that never finished', async () => {
+    const runDir = writeSyntheticRun(dir, 'discarded', passingCases(3, 1, ['parseable']));
+    const run = await loadRun(runDir);
+    const sink = new ReportSink(runDir, run.header);
+    for await (const r of caseRecords(run.runLog)) sink.add(r);
+    expect(readdirSync(runDir).filter((f) => f.endsWith('.part')).length).toBeGreaterThan(0);
+    sink.discard();
+    expect(readdirSync(runDir).filter((f) => f.endsWith('.part'))).toEqual([]);
+  });
+});
+
+function hostnameIn(xml: string): string {
+  return /hostname="([^"]*)"/.exec(xml)?.[1] ?? '';
+}

@@ -1,0 +1,37 @@
+import type { RunAggregate } from './aggregate.js';
+import { BufferedFile } from './buffered-file.js';
+import type { CompareResult } from './compare.js';
+import { renderRunJson } from './json.js';
+import { snapshotCases } from './snapshot.js';
+
+const EMPTY_CASES = '"cases": {}\n  }\n}';
+
+/**
+ * Writes run.json exactly as `JSON.stringify(renderRunJson(...), null, 2)` would, but streams the per-case part of
+ * the snapshot (the bulk of the file: a line group per case in a cell) instead of building it as one object and one
+ * string, which at 100,000 cases cost tens of megabytes of heap.
+ */
+export function writeRunJson(
+  file: string,
+  agg: RunAggregate,
+  extra: { interrupted: boolean; comparison?: CompareResult | null; gate?: { exitCode: number; lines: string[] } },
+): void {
+  const text = JSON.stringify(renderRunJson(agg, extra, { snapshotCases: false }), null, 2);
+  // `snapshot` is the last key of run.json and `cases` the last key of the snapshot.
+  if (!text.endsWith(EMPTY_CASES)) throw new Error('run.json layout changed: snapshot.cases is not last');
+  const out = new BufferedFile(file);
+  try {
+    out.write(text.slice(0, text.length - EMPTY_CASES.length));
+    out.write('"cases": {');
+    let first = true;
+    for (const [key, graders] of snapshotCases(agg)) {
+      out.write(
+        `${first ? '' : ','}\n      ${JSON.stringify(key)}: ${JSON.stringify(graders, null, 2).replace(/\n/g, '\n      ')}`,
+      );
+      first = false;
+    }
+    out.write(first ? '}\n  }\n}\n' : '\n    }\n  }\n}\n');
+  } finally {
+    out.close();
+  }
+}
