@@ -1,7 +1,6 @@
 import { providerFactories } from '../../providers/index.js';
-import { readSchemaCache } from '../catalog/schema-cache.js';
+import { caseCatalog } from '../catalog/case-catalog.js';
 import { ServerPool } from '../catalog/server-pool.js';
-import { filterTools } from '../catalog/tool-filter.js';
 import { resolveSuitePath } from '../config/load-config.js';
 import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
 import { resolveProviders, resolveStrategies, type Strategy } from '../config/resolve.js';
@@ -10,7 +9,6 @@ import type { RenderedRequest } from '../contracts/renderer.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import type { Catalog } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';
-import { hashOf } from '../util/canonical-json.js';
 import { requestTokens } from '../util/tokens.js';
 
 export interface RenderFlags {
@@ -73,10 +71,15 @@ export function renderFor(input: {
   baseDir: string;
 }): RenderedRequest {
   const { loaded, testCase, strategy } = input;
-  const base = strategy.renderer.usesCache ? readSchemaCache(input.baseDir, loaded.suite.name) : input.live;
-  const tools = filterTools(base.tools, loaded.suite.toolFilter, testCase.tools);
+  const catalog = caseCatalog({
+    live: input.live,
+    useCache: strategy.renderer.usesCache === true,
+    schemaDir: input.baseDir,
+    suite: loaded.suite,
+    testCase,
+  });
   return strategy.renderer.render({
-    catalog: { ...base, tools, hash: hashOf(tools) },
+    catalog,
     case: testCase,
     options: strategy.options,
     provider: input.provider,

@@ -1,18 +1,17 @@
 import { mkdirSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { readSchemaCache } from '../catalog/schema-cache.js';
+import { caseCatalog } from '../catalog/case-catalog.js';
 import { ServerPool } from '../catalog/server-pool.js';
-import { filterTools } from '../catalog/tool-filter.js';
 import type { Config, RendererEntry } from '../config/config-schema.js';
 import { resolveSuitePath } from '../config/load-config.js';
 import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
 import { resolveGraders, resolveStrategies } from '../config/resolve.js';
 import type { Grade } from '../contracts/grade.js';
 import type { CaseRecord, RunFooter, RunHeader } from '../contracts/run-log.js';
-import type { ToolDef } from '../contracts/tool.js';
+import type { Catalog } from '../contracts/tool.js';
 import { RunAggregate } from '../report/aggregate.js';
 import { RunLogWriter } from '../runner/run-log-writer.js';
-import { canonicalJson, hashOf } from '../util/canonical-json.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import { caseRecords, readHeader, runLogOf } from './run-log-io.js';
 
 export interface RegradeOptions {
@@ -62,16 +61,16 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
   const out: RunHeader = options.inPlace ? header : { ...header, runId: dir.split(/[\\/]/).pop() ?? header.runId };
   const aggregate = new RunAggregate(out);
   const pool = new ServerPool();
-  const live = new Map<string, Promise<ToolDef[]>>();
+  const live = new Map<string, Promise<Catalog>>();
   const liveTools = (s: LoadedSuite) => {
     let p = live.get(s.suite.name);
     if (!p) {
       p = (async () => {
         const first = s.suite.cases[0];
-        if (!first) return [];
+        if (!first) return { tools: [], source: 'inline' as const, hash: '' };
         const session = await pool.openCase(s, first);
         await session.release();
-        return session.catalog.tools;
+        return session.catalog;
       })();
       live.set(s.suite.name, p);
     }
@@ -92,13 +91,15 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
         aggregate.add(record);
         continue;
       }
-      let base = await liveTools(suite);
-      if (usesCache.get(record.renderer)) {
-        // As the run did: a cached-schemas renderer showed the cache, drifted from the live server or not.
-        base = readSchemaCache(configDir, suite.suite.name).tools;
-      }
-      const tools = filterTools(base, suite.suite.toolFilter, c.tools);
-      if (record.catalogHash && hashOf(tools) !== record.catalogHash) drifted++;
+      // As the run did: a cached-schemas renderer showed the cache, drifted from the live server or not.
+      const { tools, hash } = caseCatalog({
+        live: await liveTools(suite),
+        useCache: usesCache.get(record.renderer) === true,
+        schemaDir: configDir,
+        suite: suite.suite,
+        testCase: c,
+      });
+      if (record.catalogHash && hash !== record.catalogHash) drifted++;
       const input = { case: c, transcript: record.transcript, protocol: record.protocol, tools };
       const grades = graders.map((g) => g.grade(input)).filter((g): g is Grade => g !== null);
       if (canonicalJson(grades) !== canonicalJson(record.grades)) changed++;

@@ -1,13 +1,10 @@
-import { diffCatalogs, hasDrift, readSchemaCache } from '../catalog/schema-cache.js';
+import { caseCatalog } from '../catalog/case-catalog.js';
 import type { ServerPool } from '../catalog/server-pool.js';
-import { filterTools } from '../catalog/tool-filter.js';
 import type { Grade, Grader } from '../contracts/grade.js';
 import type { ModelRequest } from '../contracts/model.js';
 import type { CaseRecord } from '../contracts/run-log.js';
-import type { Catalog } from '../contracts/tool.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { errorMessage, isToolgaugeError } from '../errors.js';
-import { hashOf } from '../util/canonical-json.js';
 import { LoopError, runAgentLoop } from './agent-loop.js';
 import type { PlanItem } from './plan.js';
 import { promptTokens as promptTokensOf } from './prompt-tokens.js';
@@ -21,17 +18,6 @@ export interface CaseSettings {
   graders: Grader[];
   /** Folder holding the schema cache (`<config dir>/schemas/<suite>.json`'s parent). */
   schemaDir: string;
-}
-
-/** Hash of a tool list, once per list: unfiltered cases share the suite's catalog array (hashing it was ~4%). */
-const toolsHashes = new WeakMap<Catalog['tools'], string>();
-function toolsHash(tools: Catalog['tools']): string {
-  let h = toolsHashes.get(tools);
-  if (h === undefined) {
-    h = hashOf(tools);
-    toolsHashes.set(tools, h);
-  }
-  return h;
 }
 
 /** Runs one planned item end to end and returns its run-log record. Never throws for model or infra faults. */
@@ -61,16 +47,14 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
   const session = await pool.openCase(suite, c).catch((e: unknown) => e as Error);
   try {
     if (session instanceof Error) throw session;
-    const live = session.catalog;
-    let base: Catalog = live;
-    if (strategy.renderer.usesCache) {
-      const cached = readSchemaCache(settings.schemaDir, suite.suite.name);
-      const drift = diffCatalogs(cached.tools, live.tools);
-      base = hasDrift(drift) ? { ...cached, drift } : cached;
-      if (hasDrift(drift)) catalogDrift = drift;
-    }
-    const tools = filterTools(base.tools, suite.suite.toolFilter, c.tools);
-    const catalog: Catalog = { ...base, tools, hash: toolsHash(tools) };
+    const catalog = caseCatalog({
+      live: session.catalog,
+      useCache: strategy.renderer.usesCache === true,
+      schemaDir: settings.schemaDir,
+      suite: suite.suite,
+      testCase: c,
+    });
+    if (catalog.drift) catalogDrift = catalog.drift;
     catalogHash = catalog.hash;
     const rendered = strategy.renderer.render({
       catalog,

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { parse } from 'yaml';
-import { type Suite, SuiteSchema } from '../../../src/config/suite-schema.js';
+import { loadSuite as loadSuiteFile } from '../../../src/config/load-suite.js';
+import type { Suite } from '../../../src/config/suite-schema.js';
 
 /**
  * Test support shared by the economist and coder tests (not used at runtime): a real SDK Client connected to a
@@ -47,8 +46,9 @@ export async function connectInMemory(server: Server): Promise<Connected> {
   };
 }
 
+/** A bundled suite through the product's own loader (schema plus semantic checks: unique ids, known servers). */
 export function loadSuite(path: string): Suite {
-  return SuiteSchema.parse(parse(readFileSync(path, 'utf8')));
+  return loadSuiteFile(path).suite;
 }
 
 /** The arguments an oracle would send: the first allowed value of each parameter, omitting "" (= may be omitted). */
