@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import '../dist/src/cli/main.js';
+// The CLI bundle (scripts/bundle-cli.mjs), built by `npm run build` (run by `npm ci` through `prepare`).
+import '../dist/cli/main.js';

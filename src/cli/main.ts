@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { isToolgaugeError, USAGE_CODES } from '../errors.js';
 import { toolgaugeVersion } from '../util/package-root.js';
+import { sharedTokenCounter } from '../util/token-counter.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 const int = (name: string) => (value: string) => {
@@ -64,6 +65,7 @@ program
   .option('--shard <i/n>', 'run only shard i of n (cases partitioned by hash; combine shards with `toolgauge merge`)')
   .action((opts) =>
     run(async () => {
+      sharedTokenCounter(); // the tokenizer loads in its worker while the config, suites and servers load here
       const { evalCommand } = await import('./eval-command.js');
       return evalCommand({
         config: opts.config,
@@ -97,6 +99,7 @@ program
   .option('-q, --quiet', 'no progress output')
   .action((runDir: string, opts: { failures?: boolean; live?: boolean; concurrency?: number; quiet?: boolean }) =>
     run(async () => {
+      sharedTokenCounter();
       const { replayCommand } = await import('./replay-command.js');
       return replayCommand(runDir, opts);
     }),

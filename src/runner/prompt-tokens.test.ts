@@ -10,7 +10,7 @@ const base: RenderedRequest = {
 };
 
 describe('promptTokens', () => {
-  it('equals requestTokens, with and without native tools, on first and repeated use', () => {
+  it('equals requestTokens, with and without native tools, on first and repeated use', async () => {
     const native: RenderedRequest = {
       ...base,
       protocol: 'native',
@@ -24,8 +24,8 @@ describe('promptTokens', () => {
       ],
     };
     for (const req of [base, native, base, native, { ...base, messages: [{ role: 'user' as const, content: 'Hi' }] }]) {
-      expect(promptTokens(req)).toBe(requestTokens(req));
+      expect(await promptTokens(req)).toBe(requestTokens(req));
     }
-    expect(promptTokens(native)).toBeGreaterThan(promptTokens(base));
+    expect(await promptTokens(native)).toBeGreaterThan(await promptTokens(base));
   });
 });

@@ -63,7 +63,10 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
       provider: { id: provider.id, kind: provider.provider.kind },
     });
     protocol = rendered.protocol;
-    promptTokens = promptTokensOf(rendered);
+    // Counted by the token worker while the model answers (the promise never rejects).
+    const counting = promptTokensOf(rendered).then((n) => {
+      promptTokens = n;
+    });
     const request: ModelRequest = {
       ...rendered,
       oracle: {
@@ -81,7 +84,11 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
       },
     };
     const limits = { maxTurns: c.maxTurns ?? settings.maxTurns, turnMs: settings.turnMs, toolMs: settings.toolMs };
-    transcript = await runAgentLoop(request, provider.provider, session, limits, signal);
+    try {
+      transcript = await runAgentLoop(request, provider.provider, session, limits, signal);
+    } finally {
+      await counting;
+    }
     const input = { case: c, transcript, protocol, tools: catalog.tools };
     grades = settings.graders.map((g) => g.grade(input)).filter((g): g is Grade => g !== null);
   } catch (e) {

@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { TokenBatch, TokenCounts } from './token-worker.js';
+import { countTokens } from './tokens.js';
+
+interface Pending {
+  texts: string[];
+  resolves: Array<(n: number) => void>;
+}
+
+/**
+ * o200k token counts computed off the main thread. The tokenizer's tables take ~0.3 s of CPU to load, as long as
+ * the rest of a one-case eval: a worker thread started with the command loads them in parallel, and counts each
+ * case's prompt while the run goes on. Texts asked for in the same microtask burst travel as one message.
+ * Where the compiled worker does not exist (TypeScript sources run through tsx or vitest), or the worker fails,
+ * counting falls back to the main thread: same numbers, only slower to start.
+ */
+export class TokenCounter {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly inFlight = new Map<number, Pending>();
+  private batch: Pending | undefined;
+
+  constructor(workerFile: string | URL | null = defaultWorkerFile()) {
+    if (workerFile === null) return;
+    try {
+      const worker = new Worker(workerFile);
+      worker.on('message', (m: TokenCounts) => this.settle(m));
+      worker.on('error', () => this.fallBack());
+      worker.on('exit', () => this.fallBack());
+      // After the listeners: adding a 'message' listener refs the worker again.
+      worker.unref();
+      this.worker = worker;
+    } catch {
+      this.worker = undefined;
+    }
+  }
+
+  /** True while counts are computed by the worker thread. */
+  get threaded(): boolean {
+    return this.worker !== undefined;
+  }
+
+  count(text: string): Promise<number> | number {
+    if (text.length === 0) return 0;
+    if (!this.worker) return countTokens(text);
+    if (!this.batch) {
+      const batch: Pending = { texts: [], resolves: [] };
+      this.batch = batch;
+      queueMicrotask(() => this.send(batch));
+    }
+    const batch = this.batch;
+    batch.texts.push(text);
+    return new Promise<number>((resolve) => batch.resolves.push(resolve));
+  }
+
+  /** Stops the worker; later counts run on the main thread. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.fallBack();
+    await worker?.terminate();
+  }
+
+  private send(batch: Pending): void {
+    if (this.batch === batch) this.batch = undefined;
+    if (!this.worker) {
+      this.answerHere(batch);
+      return;
+    }
+    const id = this.nextId++;
+    this.inFlight.set(id, batch);
+    // Keep the process alive only while an answer is awaited (an idle worker must not hold the CLI open).
+    if (this.inFlight.size === 1) this.worker.ref();
+    this.worker.postMessage({ id, texts: batch.texts } satisfies TokenBatch);
+  }
+
+  private settle(m: TokenCounts): void {
+    const batch = this.inFlight.get(m.id);
+    if (!batch) return;
+    this.inFlight.delete(m.id);
+    if (this.inFlight.size === 0) this.worker?.unref();
+    if (!m.counts) {
+      this.answerHere(batch);
+      return;
+    }
+    batch.resolves.forEach((resolve, i) => resolve(m.counts?.[i] ?? 0));
+  }
+
+  /** The worker died or was closed: everything still waiting is counted here, and so is everything after. */
+  private fallBack(): void {
+    this.worker = undefined;
+    for (const batch of this.inFlight.values()) this.answerHere(batch);
+    this.inFlight.clear();
+  }
+
+  private answerHere(batch: Pending): void {
+    batch.resolves.forEach((resolve, i) => resolve(countTokens(batch.texts[i] as string)));
+  }
+}
+
+/** The compiled worker beside this module (dist/src/util or the CLI bundle's dist/cli), or null from sources. */
+function defaultWorkerFile(): URL | null {
+  const url = new URL('./token-worker.js', import.meta.url);
+  return url.protocol === 'file:' && existsSync(fileURLToPath(url)) ? url : null;
+}
+
+let shared: TokenCounter | undefined;
+
+/** The process's counter, started on first use: call it early (the eval command does) to overlap the loading. */
+export function sharedTokenCounter(): TokenCounter {
+  shared ??= new TokenCounter();
+  return shared;
+}
