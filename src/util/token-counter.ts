@@ -84,7 +84,10 @@ export class TokenCounter {
       this.answerHere(batch);
       return;
     }
-    batch.resolves.forEach((resolve, i) => resolve(m.counts?.[i] ?? 0));
+    const counts = m.counts;
+    batch.resolves.forEach((resolve, i) => {
+      resolve(counts[i] ?? 0);
+    });
   }
 
   /** The worker died or was closed: everything still waiting is counted here, and so is everything after. */
@@ -95,7 +98,9 @@ export class TokenCounter {
   }
 
   private answerHere(batch: Pending): void {
-    batch.resolves.forEach((resolve, i) => resolve(countTokens(batch.texts[i] as string)));
+    batch.resolves.forEach((resolve, i) => {
+      resolve(countTokens(batch.texts[i] as string));
+    });
   }
 }
 
