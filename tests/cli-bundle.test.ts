@@ -100,6 +100,19 @@ describe('the token worker', () => {
     });
   }
 
+  it('hands counting over to the main thread after enough texts, answering what the worker was still asked', async () => {
+    const counter = new TokenCounter(pathToFileURL(join(ROOT, 'dist', 'src', 'util', 'token-worker.js')), 10);
+    const early = Array.from({ length: 8 }, (_, i) => counter.count(`early text ${i}`));
+    expect(counter.threaded).toBe(true);
+    const late = Array.from({ length: 8 }, (_, i) => counter.count(`late text ${i}`));
+    expect(counter.threaded).toBe(false);
+    expect(await Promise.all([...early, ...late])).toEqual([
+      ...Array.from({ length: 8 }, (_, i) => countTokens(`early text ${i}`)),
+      ...Array.from({ length: 8 }, (_, i) => countTokens(`late text ${i}`)),
+    ]);
+    await counter.close();
+  });
+
   it('falls back to the main thread when the worker cannot start', async () => {
     const counter = new TokenCounter(pathToFileURL(join(dir, 'no-such-worker.js')));
     expect(await counter.count('hello world')).toBe(2);

@@ -10,19 +10,29 @@ interface Pending {
 }
 
 /**
- * o200k token counts computed off the main thread. The tokenizer's tables take ~0.3 s of CPU to load, as long as
- * the rest of a one-case eval: a worker thread started with the command loads them in parallel, and counts each
- * case's prompt while the run goes on. Texts asked for in the same microtask burst travel as one message.
+ * o200k token counts, started off the main thread. The tokenizer's tables take ~0.3 s of CPU to load, as long as
+ * the rest of a one-case eval: a worker thread started with the command loads them in parallel and counts the first
+ * cases' prompts (texts asked for in the same microtask burst travel as one message); a long run then hands counting
+ * over to the main thread (see `handOverAfter`).
  * Where the compiled worker does not exist (TypeScript sources run through tsx or vitest), or the worker fails,
  * counting falls back to the main thread: same numbers, only slower to start.
  */
 export class TokenCounter {
   private worker: Worker | undefined;
+  private requested = 0;
   private nextId = 1;
   private readonly inFlight = new Map<number, Pending>();
   private batch: Pending | undefined;
 
-  constructor(workerFile: string | URL | null = defaultWorkerFile()) {
+  /**
+   * @param handOverAfter texts counted by the worker before the main thread takes over: a message round trip costs
+   *   the main thread ~10-50 µs, several times the encoding of a short prompt, so a long run loads the tables here
+   *   once (~0.3 s) and stops the worker; short runs (and start-up) never pay for the tables on the main thread.
+   */
+  constructor(
+    workerFile: string | URL | null = defaultWorkerFile(),
+    private readonly handOverAfter = 256,
+  ) {
     if (workerFile === null) return;
     try {
       const worker = new Worker(workerFile);
@@ -44,6 +54,7 @@ export class TokenCounter {
 
   count(text: string): Promise<number> | number {
     if (text.length === 0) return 0;
+    if (this.worker && ++this.requested > this.handOverAfter) this.handOver();
     if (!this.worker) return countTokens(text);
     if (!this.batch) {
       const batch: Pending = { texts: [], resolves: [] };
@@ -53,6 +64,13 @@ export class TokenCounter {
     const batch = this.batch;
     batch.texts.push(text);
     return new Promise<number>((resolve) => batch.resolves.push(resolve));
+  }
+
+  /** The main thread counts from now on (what the worker was still asked included); the worker stops. */
+  private handOver(): void {
+    const worker = this.worker;
+    this.fallBack();
+    void worker?.terminate();
   }
 
   /** Stops the worker; later counts run on the main thread. */
