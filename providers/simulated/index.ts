@@ -60,16 +60,17 @@ export const simFactory: ProviderFactory = {
   },
 };
 
+/** Waits `ms`, or rejects at once when the case is aborted; the listener goes with the timer (turns share a signal). */
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(new ToolgaugeError('ABORTED', 'simulated request aborted'));
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new ToolgaugeError('ABORTED', 'simulated request aborted'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -33,8 +33,9 @@ export async function runAgentLoop(
   provider: Provider,
   session: CaseSession,
   limits: LoopLimits,
-  signal: AbortSignal,
+  abort: CaseAbort,
 ): Promise<Transcript> {
+  const { signal } = abort;
   const turns: Turn[] = [];
   const messages: Message[] = [...first.messages];
   const { oracle: _oracle, ...visible } = first;
@@ -52,7 +53,7 @@ export async function runAgentLoop(
       response = await withTimeout(
         (s) => provider.generate(request, s),
         limits.turnMs,
-        signal,
+        abort,
         `${provider.id} did not answer turn ${index + 1}`,
       );
     } catch (e) {
@@ -113,31 +114,41 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Runs `fn` with an AbortSignal that fires on timeout or on the run's abort, and never waits past the bound. */
+/**
+ * A case's cancellation: one AbortSignal for the whole case (run interrupted, case or turn timed out), and a promise
+ * that rejects when it fires, so a turn never waits past the bound even for a provider that ignores the signal.
+ * One per case, not per turn: Node 20 promotes every AbortSignal to the old generation, so a signal per turn was a
+ * measurable share of a zero-latency run's CPU and garbage.
+ */
+export class CaseAbort {
+  private readonly controller = new AbortController();
+  readonly signal = this.controller.signal;
+  readonly aborted: Promise<never>;
+
+  constructor() {
+    const { signal } = this;
+    this.aborted = new Promise<never>((_, reject) => {
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+    this.aborted.catch(() => {}); // observed by the races below, or by nobody when the case ends normally
+  }
+
+  abort(reason: unknown): void {
+    this.controller.abort(reason);
+  }
+}
+
+/** Runs `fn` with the case's signal; past `ms` the case is aborted with a PROVIDER_TIMEOUT error. */
 export async function withTimeout<T>(
   fn: (signal: AbortSignal) => Promise<T>,
   ms: number,
-  parent: AbortSignal,
+  abort: CaseAbort,
   what: string,
 ): Promise<T> {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(parent.reason);
-  parent.addEventListener('abort', onAbort, { once: true });
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const err = new ToolgaugeError('PROVIDER_TIMEOUT', `${what} within ${ms} ms`);
-      controller.abort(err);
-      reject(err);
-    }, ms);
-  });
-  const aborted = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-  });
+  const timer = setTimeout(() => abort.abort(new ToolgaugeError('PROVIDER_TIMEOUT', `${what} within ${ms} ms`)), ms);
   try {
-    return await Promise.race([fn(controller.signal), timeout, aborted]);
+    return await Promise.race([fn(abort.signal), abort.aborted]);
   } finally {
     clearTimeout(timer);
-    parent.removeEventListener('abort', onAbort);
   }
 }

@@ -5,7 +5,7 @@ import type { ModelRequest } from '../contracts/model.js';
 import type { CaseRecord } from '../contracts/run-log.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { errorMessage, isToolgaugeError } from '../errors.js';
-import { LoopError, runAgentLoop } from './agent-loop.js';
+import { CaseAbort, LoopError, runAgentLoop } from './agent-loop.js';
 import type { PlanItem } from './plan.js';
 import { promptTokens as promptTokensOf } from './prompt-tokens.js';
 
@@ -27,16 +27,16 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
   const { suite, strategy, provider } = item;
   const c = item.case;
   // One controller per case rather than AbortSignal.any([run, AbortSignal.timeout()]): in Node 20 `any` keeps weak
-  // refs and per-signal timers that cost ~40 µs a case, a tenth of a zero-latency case.
-  const controller = new AbortController();
-  const { signal } = controller;
-  const onRunAbort = () => controller.abort(runSignal.reason);
+  // refs and per-signal timers that cost ~40 µs a case, a tenth of a zero-latency case. Turns share it (CaseAbort).
+  const abort = new CaseAbort();
+  const onRunAbort = () => abort.abort(runSignal.reason);
   if (runSignal.aborted) onRunAbort();
   else runSignal.addEventListener('abort', onRunAbort, { once: true });
-  const caseTimer = setTimeout(
-    () => controller.abort(new DOMException(`case did not finish within ${settings.caseMs} ms`, 'TimeoutError')),
-    settings.caseMs,
-  );
+  let caseTimedOut = false;
+  const caseTimer = setTimeout(() => {
+    caseTimedOut = true;
+    abort.abort(new DOMException(`case did not finish within ${settings.caseMs} ms`, 'TimeoutError'));
+  }, settings.caseMs);
   let transcript: Transcript = { turns: [], finalText: '', stopReason: 'error' };
   let error: CaseRecord['error'];
   let grades: Grade[] = [];
@@ -85,7 +85,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
     };
     const limits = { maxTurns: c.maxTurns ?? settings.maxTurns, turnMs: settings.turnMs, toolMs: settings.toolMs };
     try {
-      transcript = await runAgentLoop(request, provider.provider, session, limits, signal);
+      transcript = await runAgentLoop(request, provider.provider, session, limits, abort);
     } finally {
       await counting;
     }
@@ -94,7 +94,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
   } catch (e) {
     const cause = e instanceof LoopError ? e.cause : e;
     if (e instanceof LoopError) transcript = e.transcript;
-    const timedOut = !runSignal.aborted && signal.aborted;
+    const timedOut = !runSignal.aborted && caseTimedOut;
     error = {
       code: timedOut ? 'CASE_TIMEOUT' : isToolgaugeError(cause) ? cause.code : 'INTERNAL',
       message: timedOut ? `case did not finish within ${settings.caseMs} ms` : errorMessage(cause),
