@@ -13,14 +13,14 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function runWith(name: string, timeouts: Record<string, number>, latencyMs: number) {
+async function runWith(name: string, timeouts: Record<string, number>, latencyMs: number, provider?: string) {
   const config = join(dir, `${name}.config.yaml`);
   writeFileSync(
     config,
     JSON.stringify({
       suites: [join(FIXTURES, 'mini.yaml')],
       renderers: ['full-details'],
-      providers: [{ id: 'sim:oracle', options: { latencyMs } }],
+      providers: [provider ?? { id: 'sim:oracle', options: { latencyMs } }],
       concurrency: 4,
       timeouts,
       out: join(dir, name),
@@ -54,6 +54,19 @@ describe('timeouts', () => {
     for (const c of called) {
       expect(c.error).toEqual({ code: 'CASE_TIMEOUT', message: 'case did not finish within 400 ms' });
     }
+  });
+
+  it('a provider that takes no signal and never answers is still cut at turnMs', async () => {
+    // generate() with one parameter gets no AbortSignal (none is created), yet the turn must not outlive its bound.
+    const module = join(dir, 'silent-provider.mjs');
+    writeFileSync(
+      module,
+      "export const provider = { id: 'silent', kind: 'sim', simulated: true, generate(request) { return new Promise(() => {}); } };\n",
+    );
+    const { cases, seconds } = await runWith('silent', { turnMs: 300, caseMs: 60_000 }, 0, module);
+    expect(cases.length).toBeGreaterThan(0);
+    for (const c of cases) expect(c.error?.code).toBe('PROVIDER_TIMEOUT');
+    expect(seconds).toBeLessThan(25);
   });
 
   it('without timeouts the same slow model completes every case', async () => {

@@ -5,6 +5,11 @@ export interface Provider {
   id: string;
   kind: ProviderKind;
   simulated: boolean;
+  /**
+   * One model turn. `signal` aborts it (run interrupted, turn or case timed out); a function declared with a single
+   * parameter is given none (the runner then skips creating one: see CaseAbort in src/runner/agent-loop.ts), and is
+   * still never waited on past its timeout.
+   */
   generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse>;
   close?(): Promise<void>;
 }

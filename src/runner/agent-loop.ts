@@ -35,7 +35,8 @@ export async function runAgentLoop(
   limits: LoopLimits,
   abort: CaseAbort,
 ): Promise<Transcript> {
-  const { signal } = abort;
+  // A provider whose generate() declares no second parameter cannot use a signal: none is made (see CaseAbort).
+  const wantsSignal = provider.generate.length >= 2;
   const turns: Turn[] = [];
   const messages: Message[] = [...first.messages];
   const { oracle: _oracle, ...visible } = first;
@@ -45,19 +46,22 @@ export async function runAgentLoop(
     stopReason,
   });
   for (let index = 0; index < limits.maxTurns; index++) {
-    if (signal.aborted)
+    if (abort.isAborted)
       throw new LoopError(new ToolgaugeError('ABORTED', 'run interrupted'), transcript('aborted', ''));
     const request: ModelRequest = { ...first, messages: [...messages], meta: { ...first.meta, turn: index } };
     let response: Awaited<ReturnType<Provider['generate']>>;
     try {
       response = await withTimeout(
         (s) => provider.generate(request, s),
+        wantsSignal,
         limits.turnMs,
         abort,
         `${provider.id} did not answer turn ${index + 1}`,
       );
     } catch (e) {
-      throw new LoopError(e, transcript(signal.aborted ? 'aborted' : 'error', ''));
+      // A turn timeout aborts the case too, but ends it as an error like any provider failure.
+      const timedOut = e instanceof ToolgaugeError && e.code === 'PROVIDER_TIMEOUT';
+      throw new LoopError(e, transcript(abort.isAborted && !timedOut ? 'aborted' : 'error', ''));
     }
     const parse = parseResponse(response, first.protocol);
     const accepted = acceptedCalls(parse, first.protocol);
@@ -115,39 +119,60 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * A case's cancellation: one AbortSignal for the whole case (run interrupted, case or turn timed out), and a promise
- * that rejects when it fires, so a turn never waits past the bound even for a provider that ignores the signal.
- * One per case, not per turn: Node 20 promotes every AbortSignal to the old generation, so a signal per turn was a
- * measurable share of a zero-latency run's CPU and garbage.
+ * A case's cancellation (run interrupted, case or turn timed out), and a promise that rejects when it fires, so a
+ * turn never waits past the bound even for a provider that ignores its signal. The AbortSignal itself is created
+ * only for a provider that takes one: in Node 20 every AbortSignal is promoted to the old generation, so a signal
+ * per case was ~1 KB of old-space garbage per case and the largest source of heap growth in a long zero-latency run.
  */
 export class CaseAbort {
-  private readonly controller = new AbortController();
-  readonly signal = this.controller.signal;
-  readonly aborted: Promise<never>;
+  private controller: AbortController | undefined;
+  private reason: unknown;
+  private fired = false;
+  private reject: (reason: unknown) => void = () => {};
+  readonly aborted = new Promise<never>((_, reject) => {
+    this.reject = reject;
+  });
 
   constructor() {
-    const { signal } = this;
-    this.aborted = new Promise<never>((_, reject) => {
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-    });
     this.aborted.catch(() => {}); // observed by the races below, or by nobody when the case ends normally
   }
 
+  /** The case's AbortSignal (created on first use, already aborted if the case was). */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.fired) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  get isAborted(): boolean {
+    return this.fired;
+  }
+
   abort(reason: unknown): void {
-    this.controller.abort(reason);
+    if (this.fired) return;
+    this.fired = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+    this.reject(reason);
   }
 }
 
-/** Runs `fn` with the case's signal; past `ms` the case is aborted with a PROVIDER_TIMEOUT error. */
+/**
+ * Runs `fn` (given the case's signal when it declares a parameter for it); past `ms` the case is aborted with a
+ * PROVIDER_TIMEOUT error.
+ */
 export async function withTimeout<T>(
-  fn: (signal: AbortSignal) => Promise<T>,
+  fn: (signal?: AbortSignal) => Promise<T>,
+  wantsSignal: boolean,
   ms: number,
   abort: CaseAbort,
   what: string,
 ): Promise<T> {
   const timer = setTimeout(() => abort.abort(new ToolgaugeError('PROVIDER_TIMEOUT', `${what} within ${ms} ms`)), ms);
   try {
-    return await Promise.race([fn(abort.signal), abort.aborted]);
+    return await Promise.race([fn(wantsSignal ? abort.signal : undefined), abort.aborted]);
   } finally {
     clearTimeout(timer);
   }
