@@ -83,6 +83,24 @@ describe('toolgauge grade --outputs (offline grading of recorded outputs)', () =
     expect(grades(0)).toMatchObject({ parseable: false, 'correct-arguments': true });
   });
 
+  it('a bad line is named by its number in a file read in several chunks', async () => {
+    // ~1.5 MiB of valid lines (the file is read 1 MiB at a time), then a bad one
+    const good = JSON.stringify({ case: 'read-sheet-zh', output: `${read} ${'x'.repeat(200)}` });
+    const lines: unknown[] = Array.from({ length: Math.ceil((1.5 * 2 ** 20) / good.length) }, () => good);
+    lines.push({ case: 'nope', output: 'x' });
+    await expect(grade(lines)).rejects.toThrow(
+      new RegExp(`outputs\\.jsonl:${lines.length}: case 'nope' is not in suite mini`),
+    );
+  });
+
+  it('offline records leave out what no recording has: the wire exchange and the prompt cache', async () => {
+    const { cases } = await grade([{ case: 'read-sheet-zh', output: read }]);
+    const c = cases[0] as CaseRecord;
+    expect(c.transcript.turns[0]?.response.raw).toEqual({});
+    expect(c.usage).toEqual({ input: 0, output: 0 });
+    expect(new Date(c.startedAt).toISOString()).toBe(c.startedAt);
+  });
+
   it('bad lines are one-line errors naming file:line, before anything is graded', async () => {
     await expect(
       grade([

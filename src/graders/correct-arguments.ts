@@ -2,7 +2,7 @@ import type { Grade, GradeInput, Grader } from '../contracts/grade.js';
 import type { ExpectedCall } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { maxMatching } from './assignment.js';
-import { matchCall } from './match-args.js';
+import { type CallLike, matchCall } from './match-args.js';
 import { checkAgainstSchema } from './schema-check.js';
 import { allCalls, type CallRef, dedupeConsecutive, expectsCalls, showCall } from './transcript-calls.js';
 
@@ -15,46 +15,56 @@ export const correctArguments: Grader = {
   grade(input: GradeInput): Grade | null {
     if (!expectsCalls(input.case)) return null;
     const expected = input.case.expect.calls ?? [];
+    const sequence = input.case.expect.order === 'sequence';
     const refs = dedupeConsecutive(allCalls(input.transcript));
     const tools = toolsByName(input.tools);
-    const toolOf = (name: string) => tools.get(name);
+    // Plain loops, no per-call closures: offline grading runs this for every recorded line.
+    const calls = refs.map(asCallLike);
 
     // counted only (worded later for the misses explained); a call to another tool is one problem, as matchCall says
-    const problems = refs.map((r) =>
-      expected.map((e) => (r.tool === e.tool ? matchCall(asCallLike(r), e, toolOf(r.tool), false) : OTHER_TOOL)),
-    );
-    const fits = problems.map((row) => row.map((p) => p.length === 0));
-    const owner =
-      input.case.expect.order === 'sequence' ? inOrder(fits, expected.length) : maxMatching(fits, expected.length);
-    const matchedRefs = new Set(owner.filter((o): o is number => o !== undefined));
+    const problems: string[][][] = [];
+    const fits: boolean[][] = [];
+    for (const c of calls) {
+      const tool = tools.get(c.tool);
+      const row: string[][] = [];
+      const fitRow: boolean[] = [];
+      for (const e of expected) {
+        const p = c.tool === e.tool ? matchCall(c, e, tool, false) : OTHER_TOOL;
+        row.push(p);
+        fitRow.push(p.length === 0);
+      }
+      problems.push(row);
+      fits.push(fitRow);
+    }
+    const owner = sequence ? inOrder(fits, expected.length) : maxMatching(fits, expected.length);
+    const matchedRefs = new Set<number>();
+    for (const o of owner) if (o !== undefined) matchedRefs.add(o);
 
     const failures: string[] = [];
     const unmatched: string[] = [];
-    expected.forEach((e, j) => {
-      if (owner[j] !== undefined) return;
+    for (let j = 0; j < expected.length; j++) {
+      if (owner[j] !== undefined) continue;
+      const e = expected[j] as ExpectedCall;
       unmatched.push(e.tool);
-      failures.push(
-        explainMiss(e, j, refs, problems, matchedRefs, input.case.expect.order === 'sequence', (r) =>
-          matchCall(asCallLike(r), e, toolOf(r.tool)),
-        ),
-      );
-    });
+      failures.push(explainMiss(e, j, refs, calls, problems, matchedRefs, sequence, tools));
+    }
     const hallucinated: string[] = [];
     const extra: string[] = [];
     const schemaErrors: string[] = [];
-    refs.forEach((r, i) => {
-      const tool = toolOf(r.tool);
+    for (let i = 0; i < refs.length; i++) {
+      const r = refs[i] as CallRef;
+      const tool = tools.get(r.tool);
       if (!tool && input.tools.length > 0) {
         hallucinated.push(r.tool);
         failures.push(
           `called ${r.tool}, which is not one of the ${input.tools.length} tools offered (hallucinated tool)`,
         );
-        return;
+        continue;
       }
       if (tool) {
         const check = checkAgainstSchema(tool.inputSchema, r.call.args);
         if (check.ok === false) {
-          schemaErrors.push(...check.errors.map((e) => `${r.tool}: ${e}`));
+          for (const e of check.errors) schemaErrors.push(`${r.tool}: ${e}`);
           failures.push(`${showCall(r.tool, r.call.args)} violates its JSON Schema: ${check.errors.join('; ')}`);
         }
       }
@@ -63,16 +73,19 @@ export const correctArguments: Grader = {
         extra.push(r.tool);
         failures.push(`unexpected extra call ${showCall(r.tool, r.call.args)}`);
       }
-    });
+    }
 
     const matched = expected.length - unmatched.length;
     const pass = failures.length === 0;
-    const reason = pass
-      ? `made the ${expected.length} expected call(s): ${refs
-          .filter((_, i) => matchedRefs.has(i))
-          .map((r) => showCall(r.tool, r.call.args))
-          .join(', ')}`
-      : failures.join('; ');
+    let reason: string;
+    if (pass) {
+      const shown: string[] = [];
+      for (let i = 0; i < refs.length; i++) {
+        const r = refs[i] as CallRef;
+        if (matchedRefs.has(i)) shown.push(showCall(r.tool, r.call.args));
+      }
+      reason = `made the ${expected.length} expected call(s): ${shown.join(', ')}`;
+    } else reason = failures.join('; ');
     return {
       grader: NAME,
       pass,
@@ -97,7 +110,7 @@ function toolsByName(list: ToolDef[]): Map<string, ToolDef> {
   return tools;
 }
 
-function asCallLike(r: CallRef) {
+function asCallLike(r: CallRef): CallLike {
   return { tool: r.tool, args: r.call.args, rawArgs: r.call.rawArgs };
 }
 
@@ -122,24 +135,25 @@ function explainMiss(
   e: ExpectedCall,
   j: number,
   refs: CallRef[],
+  calls: CallLike[],
   problems: string[][][],
   matched: Set<number>,
   sequence: boolean,
-  explain: (ref: CallRef) => string[],
+  tools: Map<string, ToolDef>,
 ): string {
   let best: number | undefined;
-  refs.forEach((r, i) => {
-    if (r.tool !== e.tool || matched.has(i)) return;
+  for (let i = 0; i < refs.length; i++) {
+    if ((refs[i] as CallRef).tool !== e.tool || matched.has(i)) continue;
     const n = problems[i]?.[j]?.length ?? Number.POSITIVE_INFINITY;
     if (best === undefined || n < (problems[best]?.[j]?.length ?? Number.POSITIVE_INFINITY)) best = i;
-  });
+  }
   if (best === undefined) {
     const same = refs.some((r) => r.tool === e.tool);
     if (same && sequence) return `${e.tool} was called, but not in the expected order`;
     return same ? `${e.tool} was called fewer times than expected` : `${e.tool} was never called`;
   }
   const ref = refs[best] as CallRef;
-  const p = explain(ref);
+  const p = matchCall(calls[best] as CallLike, e, tools.get(ref.tool));
   if (p.length === 0 && sequence) return `${showCall(ref.tool, ref.call.args)} is out of the expected order`;
   return `called ${ref.tool} with ${p.join(', ')}`;
 }

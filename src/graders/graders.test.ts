@@ -10,6 +10,7 @@ import {
 } from '../parse/golden.js';
 import { caseOf, excelTools, transcriptOf } from './fixtures.js';
 import { getGrader, graders } from './index.js';
+import { allCalls } from './transcript-calls.js';
 
 const readSheet1 = caseOf({
   calls: [
@@ -290,5 +291,22 @@ describe('registry', () => {
       );
     }
     for (const [key, grader] of Object.entries(graders)) expect(grader.name).toBe(key);
+  });
+});
+
+describe('the calls of a transcript are found once and shared between graders', () => {
+  it('the same transcript gives the same calls; one that grew since is read again', () => {
+    const t = transcriptOf([{ text: CASE_000_EXPECTED }]);
+    const first = allCalls(t);
+    expect(first.map((r) => r.tool)).toEqual(['read_data_from_excel']);
+    expect(allCalls(t)).toBe(first);
+    expect(grade('markdown-wrapped', readSheet1, t)).toMatchObject({ pass: true, data: { fence: null } });
+    const grown = transcriptOf([{ text: CASE_000_EXPECTED }, { text: CASE_001_FENCED }]);
+    t.turns.push(grown.turns[1] as (typeof t.turns)[number]);
+    expect(allCalls(t).map((r) => [r.turn, r.call.via])).toEqual([
+      [0, 'xml-tags'],
+      [1, 'fenced'],
+    ]);
+    expect(grade('markdown-wrapped', readSheet1, t)).toMatchObject({ pass: false, data: { wrapped: 1, calls: 2 } });
   });
 });

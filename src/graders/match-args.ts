@@ -9,12 +9,16 @@ import { show } from './transcript-calls.js';
  * dicts key by key (nested dict values are allowed-value lists, as in BFCL's possible answers).
  */
 
-/** BFCL `standardize_string`: drop spaces and `,./-_*^`, lowercase, `'` → `"`. */
+const DROPPED = /[ ,./\-_*^]/;
+const DROPPED_ALL = /[ ,./\-_*^]/g;
+
+/**
+ * BFCL `standardize_string`: drop spaces and `,./-_*^`, lowercase, `'` → `"`. Each step runs only when it has
+ * something to change (a global replace that finds nothing still costs as much as one that does).
+ */
 export function standardizeString(s: string): string {
-  return s
-    .replace(/[ ,./\-_*^]/g, '')
-    .toLowerCase()
-    .replaceAll("'", '"');
+  const t = (DROPPED.test(s) ? s.replace(DROPPED_ALL, '') : s).toLowerCase();
+  return t.includes("'") ? t.replaceAll("'", '"') : t;
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -80,6 +84,8 @@ function schemaProps(tool: ToolDef | undefined): { props?: Record<string, unknow
 interface WantedParam {
   param: string;
   allowed: unknown[];
+  /** The allowed strings as written: a value equal to one matches without being standardised. */
+  exact: Set<string>;
   /** The allowed strings after standardizeString, so a value is standardised once, not once per allowed value. */
   strings: Set<string>;
   others: unknown[];
@@ -101,6 +107,7 @@ function compileExpectation(expected: ExpectedCall): CompiledExpectation {
       wanted: Object.entries(expected.args ?? {}).map(([param, allowed]) => ({
         param,
         allowed,
+        exact: new Set(allowed.filter((v): v is string => typeof v === 'string')),
         strings: new Set(allowed.filter((v): v is string => typeof v === 'string').map(standardizeString)),
         others: allowed.filter((v) => typeof v !== 'string'),
       })),
@@ -112,8 +119,11 @@ function compileExpectation(expected: ExpectedCall): CompiledExpectation {
 
 /** `allowed.some((v) => valueEquals(value, v))`, with the allowed strings standardised in advance. */
 function isAllowed(value: unknown, w: WantedParam): boolean {
-  if (typeof value === 'string' && w.strings.size > 0 && w.strings.has(standardizeString(value))) return true;
-  return w.others.some((v) => valueEquals(value, v));
+  if (typeof value === 'string' && w.strings.size > 0) {
+    if (w.exact.has(value) || w.strings.has(standardizeString(value))) return true;
+  }
+  for (const v of w.others) if (valueEquals(value, v)) return true;
+  return false;
 }
 
 /** A digit followed by `.`, `e` or `E` somewhere: without one, no parameter can be written as a float. */

@@ -1,5 +1,6 @@
 import type { Grade, GradeInput, Grader } from '../contracts/grade.js';
 import type { ParsedCall } from '../contracts/parse.js';
+import type { Turn } from '../contracts/transcript.js';
 import { acceptedCalls } from '../parse/index.js';
 import { expectsCalls, fenceLabel, isWrapped } from './transcript-calls.js';
 
@@ -13,8 +14,13 @@ export const parseable: Grader = {
   grade(input: GradeInput): Grade | null {
     if (!expectsCalls(input.case)) return null;
     const { protocol, transcript } = input;
-    const strict = transcript.turns.flatMap((t) => acceptedCalls(t.parse, protocol));
-    const all = transcript.turns.flatMap((t) => t.parse.calls);
+    const { turns } = transcript;
+    // one-turn transcripts (every offline line) skip the flattening copies
+    const strict =
+      turns.length === 1
+        ? acceptedCalls((turns[0] as Turn).parse, protocol)
+        : turns.flatMap((t) => acceptedCalls(t.parse, protocol));
+    const all = turns.length === 1 ? (turns[0] as Turn).parse.calls : turns.flatMap((t) => t.parse.calls);
     if (strict.length > 0) {
       return {
         grader: NAME,
@@ -57,7 +63,9 @@ export const parseable: Grader = {
 };
 
 function unique(calls: ParsedCall[]): string[] {
-  return [...new Set(calls.map((c) => c.name))];
+  const names: string[] = [];
+  for (const c of calls) if (!names.includes(c.name)) names.push(c.name);
+  return names;
 }
 
 function describe(c: ParsedCall): string {

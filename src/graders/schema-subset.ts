@@ -66,6 +66,11 @@ function hasType(type: string, data: unknown): boolean {
   }
 }
 
+function hasAnyType(types: string[], data: unknown): boolean {
+  for (const t of types) if (hasType(t, data)) return true;
+  return false;
+}
+
 /** fast-deep-equal (what ajv's enum uses for object values) over JSON values. */
 function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -168,6 +173,10 @@ function node(s: unknown, formats: FormatTable | undefined): Check | null {
     }
     props = props.filter(([name]) => !alwaysValid(s.properties as Record<string, unknown>, name));
   }
+  // parallel arrays, each property's path suffix escaped once: validation runs per graded call
+  const propKeys = props.map(([name]) => name);
+  const propChecks = props.map(([, check]) => check);
+  const propSuffixes = props.map(([name]) => `/${escapePointer(name)}`);
   const additional = s.additionalProperties;
   let additionalCheck: Check | 'forbidden' | undefined;
   if (additional === false) additionalCheck = 'forbidden';
@@ -219,7 +228,7 @@ function node(s: unknown, formats: FormatTable | undefined): Check | null {
   const minItems = s.minItems as number | undefined;
 
   return (data, path, out) => {
-    if (upfront && !types.some((t) => hasType(t, data))) typeError(path, out);
+    if (upfront && !hasAnyType(types, data)) typeError(path, out);
     if (enumValues) {
       const ok = primitiveEnum ? enumValues.includes(data) : enumValues.some((v) => deepEqual(data, v));
       if (!ok || (primitiveEnum && Number.isNaN(data))) {
@@ -292,9 +301,9 @@ function node(s: unknown, formats: FormatTable | undefined): Check | null {
             } else additionalCheck(data[key], `${path}/${escapePointer(key)}`, out);
           }
         }
-        for (const [name, check] of props) {
-          const value = data[name];
-          if (value !== undefined) check(value, `${path}/${escapePointer(name)}`, out);
+        for (let i = 0; i < propKeys.length; i++) {
+          const value = data[propKeys[i] as string];
+          if (value !== undefined) (propChecks[i] as Check)(value, path + (propSuffixes[i] as string), out);
         }
       } else if (single === 'object') typeError(path, out);
     }

@@ -12,20 +12,36 @@ export interface CallRef {
   result?: string;
 }
 
-/** Every call in every turn, any shape (the lenient view). */
-export function allCalls(transcript: Transcript): CallRef[] {
+/**
+ * allCalls per transcript, computed once: most graders ask for them, and a transcript is complete before it is
+ * graded (the turn count guards against one that grew since).
+ */
+const callsOf = new WeakMap<Transcript, { turns: number; refs: readonly CallRef[] }>();
+
+/** Every call in every turn, any shape (the lenient view). Shared between graders: do not mutate. */
+export function allCalls(transcript: Transcript): readonly CallRef[] {
+  const hit = callsOf.get(transcript);
+  if (hit && hit.turns === transcript.turns.length) return hit.refs;
+  const refs = findCalls(transcript);
+  callsOf.set(transcript, { turns: transcript.turns.length, refs });
+  return refs;
+}
+
+function findCalls(transcript: Transcript): CallRef[] {
   const refs: CallRef[] = [];
   for (const turn of transcript.turns) {
-    const pending = [...turn.executed];
+    const pending = turn.executed.length > 0 ? [...turn.executed] : undefined;
     for (const call of turn.parse.calls) {
       const rendered = turn.request.tools?.find((t) => t.name === call.name);
       const ref: CallRef = { call, turn: turn.index, tool: rendered?.target.tool ?? call.name };
-      const at = pending.findIndex((x) =>
-        call.id !== undefined && x.callId === call.id
-          ? true
-          : x.name === call.name && canonicalJson(x.args) === canonicalJson(call.args),
-      );
-      if (at >= 0) {
+      const at = pending
+        ? pending.findIndex((x) =>
+            call.id !== undefined && x.callId === call.id
+              ? true
+              : x.name === call.name && canonicalJson(x.args) === canonicalJson(call.args),
+          )
+        : -1;
+      if (pending && at >= 0) {
         ref.result = pending[at]!.result;
         pending.splice(at, 1);
       }
@@ -44,16 +60,20 @@ export function callKey(tool: string, args: unknown): string {
  * changed result is polling (a simulation's status) and counts each time, so suites can expect it twice.
  * Identical calls within one reply are distinct calls (BFCL's parallel answers repeat a call on purpose).
  */
-export function dedupeConsecutive(refs: CallRef[]): CallRef[] {
-  return refs.filter((r, i) => {
+export function dedupeConsecutive(refs: readonly CallRef[]): CallRef[] {
+  const out: CallRef[] = [];
+  for (let i = 0; i < refs.length; i++) {
+    const r = refs[i] as CallRef;
     const prev = refs[i - 1];
-    return (
+    if (
       !prev ||
       prev.turn === r.turn ||
       callKey(prev.tool, prev.call.args) !== callKey(r.tool, r.call.args) ||
       prev.result !== r.result
-    );
-  });
+    )
+      out.push(r);
+  }
+  return out;
 }
 
 export function expectsCalls(c: SuiteCase): boolean {
@@ -84,6 +104,12 @@ export function show(value: unknown): string {
 
 export function showCall(tool: string, args: unknown): string {
   if (!args || typeof args !== 'object' || Array.isArray(args)) return `${tool}(${show(args)})`;
-  const parts = Object.entries(args).map(([k, v]) => `${k}=${show(v)}`);
-  return `${tool}(${parts.join(', ')})`;
+  let out = `${tool}(`;
+  let first = true;
+  for (const k in args) {
+    if (!Object.hasOwn(args, k)) continue;
+    out += `${first ? '' : ', '}${k}=${show((args as Record<string, unknown>)[k])}`;
+    first = false;
+  }
+  return `${out})`;
 }

@@ -12,6 +12,8 @@ import { scanBalanced, skipSpace } from './json-scan.js';
  */
 export function findBareJsonCalls(text: string): Found {
   const found = emptyFound();
+  // every start (`{"…` or `[{`) needs a `{`: python-call replies without one skip the scan
+  if (!text.includes('{')) return found;
   const first = skipSpace(text, 0);
   const last = text.trimEnd().length;
   let budget = 4 * text.length + 10_000;
@@ -81,12 +83,16 @@ export function findBareJsonCalls(text: string): Found {
 }
 
 /**
- * A call object needs a `name`, `tool_name` or `function` key (call-object.ts): text without those words (or a
- * backslash that could escape them) cannot hold one, so it is not parsed. Python dicts in call arguments
- * (`{'a': 1}`) would otherwise each cost a failed JSON.parse and a jsonrepair.
+ * A bare call object needs a `name`, `tool_name` or `function` key and an `arguments`, `parameters` or `args` key
+ * (call-object.ts, `requireArgs`): text without both kinds of word (or a backslash that could escape them) cannot
+ * hold one, so it is not parsed. Python dicts in call arguments (`{'a': 1}`, `{'name': 'John'}`) would otherwise
+ * each cost a failed JSON.parse and a jsonrepair.
  */
 function mayHoldCall(slice: string): boolean {
-  return slice.includes('name') || slice.includes('function') || slice.includes('\\');
+  if (slice.includes('\\')) return true;
+  return (
+    (slice.includes('name') || slice.includes('function')) && (slice.includes('arg') || slice.includes('parameters'))
+  );
 }
 
 /** `{` followed by a quoted key, or `[` followed by `{`: the only starts a call object can have. */

@@ -157,6 +157,22 @@ describe('bare JSON', () => {
   it('an object with a name but no arguments is data, not a call', () => {
     expect(text('The user is {"name": "John", "age": 3}.').calls).toEqual([]);
   });
+
+  it('python dicts in call arguments are values, not bare JSON calls; a call object needs an arguments key', () => {
+    const r = text("[update_user_info(user_id=1, update_info={'name': 'John', 'email': 'j@x.com'})]", 'python-call');
+    expect(r.calls.map((c) => [c.name, c.via, c.args])).toEqual([
+      ['update_user_info', 'python-call', { user_id: 1, update_info: { name: 'John', email: 'j@x.com' } }],
+    ]);
+    expect(r.diagnostics).toEqual([]);
+    // the same object with an arguments key (single-quoted: it needs jsonrepair) is a call
+    expect(text("Calling {'name': 'f', 'args': {'a': 1}} now.").calls).toMatchObject([
+      { name: 'f', args: { a: 1 }, via: 'bare-json', repaired: true },
+    ]);
+    // keys written with escapes are still read
+    expect(text('Calling {"\\u006eame": "f", "\\u0061rguments": {"a": 1}} now.').calls).toMatchObject([
+      { name: 'f', args: { a: 1 }, via: 'bare-json' },
+    ]);
+  });
 });
 
 describe('python-call', () => {

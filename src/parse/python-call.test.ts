@@ -58,6 +58,16 @@ describe('parsePythonCalls', () => {
     expect(r.ok && r.calls[0]).toMatchObject({ args: { _0: 1, x: 2 }, positional: 1 });
   });
 
+  it('a name is a keyword only when `=` follows it (after any spaces); otherwise it is a value', () => {
+    const r = parsePythonCalls('f(a = 1, b\n=\t2, c, unit, g(x = 3, y), d=e)');
+    expect(r.ok && r.calls[0]).toMatchObject({
+      args: { a: 1, b: 2, _0: 'c', _1: 'unit', _2: 'g(x = 3, y)', d: 'e' },
+      positional: 3,
+    });
+    // `==` is not a keyword argument: the second `=` is not a value
+    expect(parsePythonCalls('f(a==1)').ok).toBe(false);
+  });
+
   it.each([
     ['unterminated string', '[f(a="abc)]'],
     ['missing paren', '[f(a=1]'],

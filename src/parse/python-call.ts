@@ -91,17 +91,11 @@ function parseCall(lx: PythonLexer): PyCall {
   let positional = 0;
   while (!isPunct(lx.peek(), ')')) {
     const t = lx.peek();
-    if (t.type === 'name' && !CONSTANTS.has(t.value)) {
-      // keyword argument or a bare-name value: look one token further
-      const save = lx.save();
+    if (t.type === 'name' && !CONSTANTS.has(t.value) && lx.equalsSignAt(t.end)) {
+      // keyword argument (a bare name not followed by `=` is a value)
       lx.next();
-      if (isPunct(lx.peek(), '=')) {
-        lx.next();
-        args[t.value] = parseValue(lx, 1);
-      } else {
-        lx.restore(save);
-        args[`_${positional++}`] = parseValue(lx, 1);
-      }
+      lx.next();
+      args[t.value] = parseValue(lx, 1);
     } else {
       args[`_${positional++}`] = parseValue(lx, 1);
     }
@@ -147,11 +141,10 @@ function nameValue(lx: PythonLexer, t: Token & { type: 'name' }, depth: number):
     // a nested call used as a value (e.g. `date=datetime.date(2024, 1, 1)`): keep its source text
     lx.next();
     while (!isPunct(lx.peek(), ')')) {
-      if (lx.peek().type === 'name') {
-        const save = lx.save();
+      const t = lx.peek();
+      if (t.type === 'name' && lx.equalsSignAt(t.end)) {
         lx.next();
-        if (isPunct(lx.peek(), '=')) lx.next();
-        else lx.restore(save);
+        lx.next();
       }
       parseValue(lx, depth + 1);
       if (isPunct(lx.peek(), ',')) lx.next();

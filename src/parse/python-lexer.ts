@@ -73,14 +73,15 @@ export class PythonLexer {
     return this.peeked;
   }
 
-  /** A checkpoint for one-token lookahead beyond `peek()`. */
-  save(): { pos: number; peeked: Token | null } {
-    return { pos: this.pos, peeked: this.peeked };
-  }
-
-  restore(state: { pos: number; peeked: Token | null }): void {
-    this.pos = state.pos;
-    this.peeked = state.peeked;
+  /**
+   * Whether the token after the one ending at `end` is `=` (the next character after whitespace is `=`, which
+   * always lexes as that punctuation): two-token lookahead without lexing or a checkpoint.
+   */
+  equalsSignAt(end: number): boolean {
+    const s = this.text;
+    let i = end;
+    while (i < s.length && isSpace(s, i)) i++;
+    return s.charCodeAt(i) === 61;
   }
 
   next(): Token {

@@ -66,6 +66,7 @@ export class RunAggregate {
   readonly drift = new Map<string, CatalogDrift>();
   total = 0;
   totalErrors = 0;
+  private lastCell: CellStats | undefined;
 
   constructor(
     readonly header: RunHeader,
@@ -102,7 +103,13 @@ export class RunAggregate {
   }
 
   add(record: CaseRecord): void {
-    const c = this.cell(record.renderer, record.provider, record.simulated);
+    // consecutive records usually share a cell: skip building its key again
+    const last = this.lastCell;
+    const c =
+      last && last.renderer === record.renderer && last.provider === record.provider
+        ? last
+        : this.cell(record.renderer, record.provider, record.simulated);
+    this.lastCell = c;
     const ck = caseCellKey(record);
     let ct = this.caseTallies.get(ck);
     if (!ct) {
@@ -136,17 +143,23 @@ export class RunAggregate {
       return;
     }
     for (const g of record.grades) {
-      if (!this.graderNames.includes(g.grader)) this.graderNames.push(g.grader);
-      const t = c.graders.get(g.grader) ?? { pass: 0, n: 0 };
+      let t = c.graders.get(g.grader);
+      if (!t) {
+        if (!this.graderNames.includes(g.grader)) this.graderNames.push(g.grader);
+        t = { pass: 0, n: 0 };
+        c.graders.set(g.grader, t);
+      }
       t.n++;
       if (g.pass) t.pass++;
       else if (this.failures.length < this.maxNotes)
         this.failures.push({ key: record.key, grader: g.grader, reason: g.reason });
-      c.graders.set(g.grader, t);
-      const ctg = ct.graders[g.grader] ?? { pass: 0, n: 0 };
+      let ctg = ct.graders[g.grader];
+      if (!ctg) {
+        ctg = { pass: 0, n: 0 };
+        ct.graders[g.grader] = ctg;
+      }
       ctg.n++;
       if (g.pass) ctg.pass++;
-      ct.graders[g.grader] = ctg;
     }
   }
 

@@ -43,13 +43,16 @@ export interface GradeOutputsResult {
 }
 
 /**
- * Lines of a JSON Lines file with their 1-based numbers, in batches (memory stays flat). Each batch is handled
- * synchronously: per-line promises cost more than grading a line.
+ * Lines of a JSON Lines file in batches (memory stays flat), each with the 1-based number of its first line. Each
+ * batch is handled synchronously: per-line promises cost more than grading a line.
  */
-async function* numberedLines(file: string, label: string): AsyncGenerator<Array<[number, string]>> {
-  let n = 0;
+async function* numberedLines(file: string, label: string): AsyncGenerator<{ first: number; texts: string[] }> {
+  let n = 1;
   try {
-    for await (const texts of lineBatches(file)) yield texts.map((text) => [++n, text]);
+    for await (const texts of lineBatches(file)) {
+      yield { first: n, texts };
+      n += texts.length;
+    }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new ToolgaugeError('USAGE', `--outputs ${label}: file not found`);
@@ -86,9 +89,10 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
   const models: string[] = [];
   let planned = 0;
   const seen = new Set<string>();
-  for await (const batch of numberedLines(input.outputsFile, label)) {
-    for (const [n, text] of batch) {
-      const line = outputLine(text, n, label);
+  for await (const { first, texts } of numberedLines(input.outputsFile, label)) {
+    for (let i = 0; i < texts.length; i++) {
+      const n = first + i;
+      const line = outputLine(texts[i] as string, n, label);
       if (!line) continue;
       if (!cases.has(line.caseId)) {
         throw new ToolgaugeError(
@@ -119,9 +123,9 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
   const repeats = new Map<string, number>();
   let done = 0;
   try {
-    for await (const batch of numberedLines(input.outputsFile, label)) {
-      for (const [n, text] of batch) {
-        const line = outputLine(text, n, label);
+    for await (const { first, texts } of numberedLines(input.outputsFile, label)) {
+      for (let i = 0; i < texts.length; i++) {
+        const line = outputLine(texts[i] as string, first + i, label);
         if (!line) continue;
         const c = cases.get(line.caseId) as SuiteCase;
         const provider = line.model ?? RECORDED_PROVIDER;
@@ -158,7 +162,7 @@ function gradeLine(
   repeat: number,
   tools: { list: ToolDef[]; hash: string },
 ): CaseRecord {
-  const started = new Date();
+  const started = isoNow();
   const t0 = performance.now();
   const suiteName = input.suite.suite.name;
   const protocol = protocolOf(line.turns, input.textProtocol, input.protocol);
@@ -183,10 +187,35 @@ function gradeLine(
     promptTokens: 0,
     transcript,
     grades,
-    startedAt: started.toISOString(),
+    startedAt: started,
     durationMs: Math.round(performance.now() - t0),
-    usage: { input: 0, output: 0, cached: 0 },
+    // `cached` is optional (no prompt cache offline)
+    usage: { input: 0, output: 0 },
   };
+}
+
+let isoMs = Number.NaN;
+let isoText = '';
+let isoSecond = Number.NaN;
+let isoPrefix = '';
+
+/**
+ * `new Date().toISOString()` without formatting a date per line: the text up to the seconds is formatted once
+ * per second, the milliseconds appended (lines are graded several per millisecond).
+ */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms === isoMs) return isoText;
+  const second = Math.floor(ms / 1000);
+  if (second !== isoSecond) {
+    isoSecond = second;
+    // `…T03:12:59.000Z` without `000Z`
+    isoPrefix = new Date(second * 1000).toISOString().slice(0, -4);
+  }
+  isoMs = ms;
+  const milli = ms - second * 1000;
+  isoText = `${isoPrefix}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+  return isoText;
 }
 
 /**

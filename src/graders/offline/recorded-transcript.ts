@@ -16,11 +16,18 @@ export function protocolOf(turns: RecordedTurn[], textProtocol: Protocol, forced
  */
 export function recordedTranscript(turns: RecordedTurn[], protocol: Protocol, caseId: string, renderer: string) {
   const out: Turn[] = turns.map((t, index) => {
-    const response = { text: t.text, toolCalls: t.toolCalls, finishReason: 'recorded', latencyMs: 0 };
+    const response = {
+      text: t.text,
+      toolCalls: t.toolCalls,
+      finishReason: 'recorded',
+      latencyMs: 0,
+      // no wire exchange offline: both sides unknown, written as `"raw":{}` (a 1.7 KB line is mostly serialising)
+      raw: { request: undefined, response: undefined },
+    };
     return {
       index,
       request: { system: '', messages: [], protocol, meta: { caseId, repeat: 0, seed: 0, renderer, turn: index } },
-      response: { ...response, raw: { request: null, response: null } },
+      response,
       parse: parseResponse(response, protocol),
       executed: t.results.map((r, i) => ({
         callId: `recorded_${index}_${i}`,
