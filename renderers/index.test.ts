@@ -13,6 +13,33 @@ describe('renderer registry', () => {
     }
   });
 
+  it('render each case of a shared catalog as if alone: the memoised tool part equals a fresh render', () => {
+    const shared = renderInput();
+    const other = { ...shared.case, id: 'other', prompt: 'Something else', system: 'Case-specific system text.' };
+    for (const kind of ['openai', 'anthropic', 'sim'] as const) {
+      for (const [name, r] of Object.entries(renderers)) {
+        const options = name === 'cached-schemas' ? { protocol: 'native' } : {};
+        const provider = { id: `${kind}:m`, kind };
+        const first = r.render({ ...shared, options, provider });
+        const second = r.render({ ...shared, case: other, options, provider });
+        // A fresh catalog array and options object share nothing with the memo.
+        const fresh = r.render({
+          ...shared,
+          case: other,
+          options: { ...options },
+          provider,
+          catalog: renderInput().catalog,
+        });
+        expect(second).toEqual(fresh);
+        expect(second.system).toContain('Case-specific system text.');
+        expect(first.system).not.toContain('Case-specific system text.');
+        expect(second.messages).toEqual([{ role: 'user', content: 'Something else' }]);
+        // Native definitions are built once and shared by the cases (what the memo is for).
+        if (first.tools) expect(second.tools).toBe(first.tools);
+      }
+    }
+  });
+
   it('rejects unknown names, listing the valid ones', () => {
     for (const name of ['nope', 'toString', '__proto__']) {
       try {
