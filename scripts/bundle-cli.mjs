@@ -1,4 +1,4 @@
-// Bundles the CLI (bin/toolgauge.js → dist/cli/main.js) with esbuild: one ESM file per lazily loaded command
+// Bundles the CLI (bin/toolgauge.js → dist/cli/main.js, from src/cli/main.ts) with esbuild: one ESM file per lazily loaded command
 // (code splitting) instead of ~300 modules resolved and compiled one by one at every start (zod alone is ~100
 // files). Start-up of a one-case eval was ~35% faster bundled (bench/results.md, figure (d)). The library build
 // (dist/src, by tsc) is untouched: tests and embedders import modules, only the command line runs the bundle.

@@ -1,0 +1,301 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { isToolgaugeError, USAGE_CODES } from '../errors.js';
+import { toolgaugeVersion } from '../util/package-root.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+const int = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number`);
+  return n;
+};
+
+let verbose = false;
+
+async function run(action: () => Promise<number>): Promise<void> {
+  try {
+    process.exitCode = await action();
+  } catch (e) {
+    if (isToolgaugeError(e)) {
+      process.stderr.write(`toolgauge: ${e.message}\n`);
+      if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
+      process.exitCode = USAGE_CODES.has(e.code) ? 2 : 3;
+      return;
+    }
+    process.stderr.write(`toolgauge: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+    if (verbose && e instanceof Error) process.stderr.write(`${e.stack}\n`);
+    else process.stderr.write('(run again with --verbose for the stack trace)\n');
+    process.exitCode = 3;
+  }
+}
+
+const program = new Command()
+  .name('toolgauge')
+  .description('Measure how the way an agent presents its tools to an LLM changes whether it calls them correctly.')
+  .version(toolgaugeVersion())
+  .option('--verbose', 'print stack traces of errors')
+  .hook('preAction', (cmd) => {
+    verbose = Boolean(cmd.opts().verbose);
+  })
+  .showHelpAfterError('(run with --help for usage)');
+
+program
+  .command('eval')
+  .description(
+    'Run suites × renderers × providers × repeats, grade every case, write reports/<run-id>/, apply the gate',
+  )
+  .option('-c, --config <file>', 'config file', 'toolgauge.config.yaml')
+  .option('-s, --suite <suite>', 'suite file or bundled suite name (repeatable; replaces the config list)', collect)
+  .option('-r, --renderer <name>', 'renderer strategy (repeatable)', collect)
+  .option('-p, --provider <id>', 'provider id, e.g. sim:oracle, openai:gpt-4o-mini (repeatable)', collect)
+  .option('-g, --grader <name>', 'grader (repeatable; default: all)', collect)
+  .option('--repeat <k>', 'repeats per case', int('--repeat'))
+  .option('--concurrency <n>', 'cases in flight at once', int('--concurrency'))
+  .option('--max-turns <n>', 'agent-loop turns per case', int('--max-turns'))
+  .option('--filter <glob>', 'only case ids matching this glob (or suite/case)')
+  .option('--out <dir>', 'reports folder')
+  .option('--seed <n>', 'seed for simulated providers', int('--seed'))
+  .option('--resume <run-dir>', 'continue an interrupted run, skipping its finished cases')
+  .option('-q, --quiet', 'no progress output')
+  .option('--record', "record every provider exchange to cassettes (the run folder's cassettes.jsonl)")
+  .option('--replay', 'answer every request from cassettes; no provider is called (a miss is an error)')
+  .option('--replay-or-record', 'answer from cassettes when recorded, else call the provider and record')
+  .option('--cassettes <file>', 'cassette file to use instead of <run-dir>/cassettes.jsonl (e.g. one committed for CI)')
+  .option('--shard <i/n>', 'run only shard i of n (cases partitioned by hash; combine shards with `toolgauge merge`)')
+  .action((opts) =>
+    run(async () => {
+      const { evalCommand } = await import('./eval-command.js');
+      return evalCommand({
+        config: opts.config,
+        suites: opts.suite,
+        renderers: opts.renderer,
+        providers: opts.provider,
+        graders: opts.grader,
+        repeat: opts.repeat,
+        concurrency: opts.concurrency,
+        maxTurns: opts.maxTurns,
+        filter: opts.filter,
+        out: opts.out,
+        seed: opts.seed,
+        resume: opts.resume,
+        quiet: opts.quiet,
+        record: opts.record,
+        replay: opts.replay,
+        replayOrRecord: opts.replayOrRecord,
+        cassettes: opts.cassettes,
+        shard: opts.shard,
+      });
+    }),
+  );
+
+program
+  .command('replay <run-dir>')
+  .description("Run a finished run's cases again into a new run folder, from its cassettes (no network) or live")
+  .option('--failures', 'only the cases that failed a grader or hit an error')
+  .option('--live', 'call the providers again (recording new cassettes) instead of replaying')
+  .option('--concurrency <n>', 'cases in flight at once', int('--concurrency'))
+  .option('-q, --quiet', 'no progress output')
+  .action((runDir: string, opts: { failures?: boolean; live?: boolean; concurrency?: number; quiet?: boolean }) =>
+    run(async () => {
+      const { replayCommand } = await import('./replay-command.js');
+      return replayCommand(runDir, opts);
+    }),
+  );
+
+program
+  .command('regrade <run-dir>')
+  .description('Recompute every grade of a finished run with the current graders (no model calls)')
+  .option('--out <dir>', 'folder for the regraded run (default: a new run folder beside it)')
+  .option('--in-place', "rewrite the run's own run.jsonl and summary.md")
+  .option('-g, --grader <name>', "grader (repeatable; default: the run config's graders)", collect)
+  .action((runDir: string, opts: { out?: string; inPlace?: boolean; grader?: string[] }) =>
+    run(async () => {
+      const { regradeCommand } = await import('./regrade-command.js');
+      return regradeCommand(runDir, opts);
+    }),
+  );
+
+program
+  .command('merge <run-dirs...>')
+  .description('Combine the run logs of shards (--shard i/n) into one run log and one report')
+  .option('--out <dir>', 'folder for the merged run (default: a new run folder beside the first)')
+  .action((dirs: string[], opts: { out?: string }) =>
+    run(async () => {
+      const { mergeCommand } = await import('./merge-command.js');
+      return mergeCommand(dirs, opts);
+    }),
+  );
+
+program
+  .command('render')
+  .description('Print exactly what the model would receive for one case (system prompt, messages, tools JSON)')
+  .requiredOption('-s, --suite <suite>', 'suite file or bundled suite name')
+  .requiredOption('--case <id>', 'case id')
+  .requiredOption('-r, --renderer <name>', 'renderer')
+  .option('-p, --provider <id>', 'provider (shapes native tool names)', 'sim:oracle')
+  .option('--options <json>', 'renderer options as JSON, e.g. \'{"noFences":true}\'')
+  .option('--json', 'print the request as JSON')
+  .action((opts) =>
+    run(async () => {
+      const { renderCommand } = await import('./render-command.js');
+      return renderCommand(opts);
+    }),
+  );
+
+program
+  .command('schema')
+  .description("Print the config file's JSON Schema (for editor completion)")
+  .action(() =>
+    run(async () => {
+      const { configJsonSchema } = await import('../config/json-schema.js');
+      process.stdout.write(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+      return 0;
+    }),
+  );
+
+const schemas = program
+  .command('schemas')
+  .description('The committed schema cache of each suite (tools/list snapshots)');
+for (const action of ['refresh', 'diff'] as const) {
+  schemas
+    .command(action)
+    .description(
+      action === 'refresh'
+        ? 'Write schemas/<suite>.json from the live servers'
+        : 'Exit 1 when live servers drifted from the cache',
+    )
+    .option('-c, --config <file>', 'config file', 'toolgauge.config.yaml')
+    .option('-s, --suite <suite>', 'only this suite (repeatable)', collect)
+    .action((opts) =>
+      run(async () => {
+        const { schemasCommand } = await import('./schemas-command.js');
+        return schemasCommand(action, opts);
+      }),
+    );
+}
+
+const num = (name: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number between 0 and 1`);
+  return n;
+};
+
+program
+  .command('report <run-dir>')
+  .description('Regenerate summary.md, report.html, results.csv, junit.xml and run.json from a run.jsonl')
+  .option('--baseline <file>', 'also compare with this baseline (reports/baseline.json or a run folder)')
+  .option(
+    '--max-html-cases <n>',
+    'most case drill-downs embedded in report.html (failing first)',
+    int('--max-html-cases'),
+  )
+  .option('-q, --quiet', 'do not print the summary')
+  .action((runDir: string, opts) =>
+    run(async () => {
+      const { reportCommand } = await import('./report-command.js');
+      return reportCommand(runDir, opts);
+    }),
+  );
+
+program
+  .command('compare <baseline> <run>')
+  .description('Per-case flips and per-cell deltas with a significance judgement → compare.md; exit 1 on a regression')
+  .option('--alpha <p>', 'significance level, Holm-corrected over cells × graders', num('--alpha'))
+  .option(
+    '--max-regression <x>',
+    'largest drop tolerated even when significant (0.05 = 5 points)',
+    num('--max-regression'),
+  )
+  .option('--out <file>', 'where to write compare.md (default: in the run folder)')
+  .option('-q, --quiet', 'do not print compare.md')
+  .action((baseline: string, runArg: string, opts) =>
+    run(async () => {
+      const { compareCommand } = await import('./compare-command.js');
+      return compareCommand(baseline, runArg, opts);
+    }),
+  );
+
+program
+  .command('baseline')
+  .description('The committed baseline that eval compares with (reports/baseline.json)')
+  .command('update <run-dir>')
+  .description('Promote a finished run to the baseline')
+  .option('--to <file>', 'baseline file to write', 'reports/baseline.json')
+  .option('--force', 'promote an interrupted run anyway')
+  .action((runDir: string, opts) =>
+    run(async () => {
+      const { baselineUpdateCommand } = await import('./baseline-command.js');
+      return baselineUpdateCommand(runDir, opts);
+    }),
+  );
+
+program
+  .command('grade')
+  .description('Grade recorded model outputs (JSONL) against a suite: writes a run log and summary, like eval')
+  .requiredOption('-s, --suite <suite>', 'suite file or bundled suite name')
+  .requiredOption(
+    '--outputs <file>',
+    'JSONL lines {"case","output"} | {"case","tool_calls"} | {"case","turns"}; BFCL result lines as they are',
+  )
+  .option('-r, --renderer <label>', 'label of the renderer column', 'recorded')
+  .option('--protocol <p>', 'protocol the outputs were asked for: xml-tags (default), json, python-call (BFCL), native')
+  .option('-g, --grader <name>', 'grader (repeatable; default: all)', collect)
+  .option('--out <dir>', 'reports folder', 'reports')
+  .option('-q, --quiet', 'do not print the summary')
+  .action((opts) =>
+    run(async () => {
+      const { gradeCommand } = await import('./grade-command.js');
+      return gradeCommand(opts);
+    }),
+  );
+
+program
+  .command('import <format> <questions>')
+  .description('Convert another benchmark to a suite (format: bfcl)')
+  .option('--answers <file>', 'possible_answer file (default: possible_answer/<same name> beside the questions)')
+  .requiredOption('--out <file>', 'suite YAML to write')
+  .option('--name <name>', 'suite name (default bfcl-<category>)')
+  .action((format: string, questions: string, opts) =>
+    run(async () => {
+      const { importCommand } = await import('./import-command.js');
+      return importCommand(format, questions, opts);
+    }),
+  );
+
+program
+  .command('export <format> <run-dir>')
+  .description('Convert a run for another tool: promptfoo (eval JSON for `promptfoo import` / `promptfoo view`)')
+  .option('-o, --out <file>', 'output file (default: <run-dir>/promptfoo.json)')
+  .action((format: string, runDir: string, opts: { out?: string }) =>
+    run(async () => {
+      const { exportCommand } = await import('./export-command.js');
+      return exportCommand(format, runDir, opts);
+    }),
+  );
+
+const serve = program.command('serve').description('Run a bundled mock server');
+serve
+  .command('mcp <name>')
+  .description('Serve a bundled mock MCP server over stdio (default) or Streamable HTTP on 127.0.0.1')
+  .option('--http <port>', 'serve over HTTP on this port (0 = any free port)', int('--http'))
+  .action((name: string, opts: { http?: number }) =>
+    run(async () => {
+      const { serveMcpCommand } = await import('./serve-command.js');
+      return serveMcpCommand(name, opts.http);
+    }),
+  );
+serve
+  .command('llm')
+  .description('Serve the LLM wire-protocol mock (OpenAI, Anthropic, Ollama) on 127.0.0.1')
+  .option('--port <port>', 'port (0 = any free port)', int('--port'), 0)
+  .addOption(new Option('--persona <name>', 'simulated persona that answers').default('oracle'))
+  .action((opts: { port: number; persona: string }) =>
+    run(async () => {
+      const { serveLlmCommand } = await import('./serve-command.js');
+      return serveLlmCommand(opts.port, opts.persona);
+    }),
+  );
+
+/** Parses the command line and runs the command (the exit code is left in process.exitCode). */
+export async function main(argv: string[]): Promise<void> {
+  await program.parseAsync(argv);
+}
