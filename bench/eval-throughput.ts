@@ -8,8 +8,12 @@ import type { BenchResult } from './types.js';
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
 
+/** Cold: no token-count cache (the same prompts run in every round would otherwise skip the tokenizer). */
 function runToolgauge(config: string, cwd: string): Promise<Measured> {
-  return measure(process.execPath, [CLI, 'eval', '-c', config, '-q'], { cwd });
+  return measure(process.execPath, [CLI, 'eval', '-c', config, '-q'], {
+    cwd,
+    env: { ...process.env, TOOLGAUGE_CACHE_DIR: 'off' },
+  });
 }
 
 function runPromptfoo(config: string, cwd: string, home: string): Promise<Measured> {
@@ -107,7 +111,7 @@ export async function benchPeakRss(n = 100_000): Promise<BenchResult> {
       unit: 'MiB',
       target: '≤ 200 MB',
       met: m.peakRssMiB === null ? null : m.peakRssMiB * 1.048576 <= 200,
-      detail: `wall ${m.wallS.toFixed(1)} s (${fmt(n / m.wallS)} cases/s)`,
+      detail: `wall ${m.wallS.toFixed(1)} s (${fmt(n / m.wallS)} cases/s), no token-count cache`,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

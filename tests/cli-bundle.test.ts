@@ -84,7 +84,7 @@ describe('the token worker', () => {
     join(ROOT, 'dist', 'src', 'util', 'token-worker.js'),
   ]) {
     it(`counts exactly as the main thread does (${file.slice(ROOT.length + 1)})`, async () => {
-      const counter = new TokenCounter(pathToFileURL(file));
+      const counter = new TokenCounter(pathToFileURL(file), 256, null);
       try {
         expect(counter.threaded).toBe(true);
         // Many texts in one burst travel as one batch; every answer goes back to its own caller.
@@ -101,7 +101,7 @@ describe('the token worker', () => {
   }
 
   it('hands counting over to the main thread after enough texts, answering what the worker was still asked', async () => {
-    const counter = new TokenCounter(pathToFileURL(join(ROOT, 'dist', 'src', 'util', 'token-worker.js')), 10);
+    const counter = new TokenCounter(pathToFileURL(join(ROOT, 'dist', 'src', 'util', 'token-worker.js')), 10, null);
     const early = Array.from({ length: 8 }, (_, i) => counter.count(`early text ${i}`));
     expect(counter.threaded).toBe(true);
     const late = Array.from({ length: 8 }, (_, i) => counter.count(`late text ${i}`));
@@ -114,7 +114,7 @@ describe('the token worker', () => {
   });
 
   it('falls back to the main thread when the worker cannot start', async () => {
-    const counter = new TokenCounter(pathToFileURL(join(dir, 'no-such-worker.js')));
+    const counter = new TokenCounter(pathToFileURL(join(dir, 'no-such-worker.js')), 256, null);
     expect(await counter.count('hello world')).toBe(2);
     expect(counter.threaded).toBe(false);
   });

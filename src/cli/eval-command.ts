@@ -15,6 +15,7 @@ import { type PlanItem, plan, planSize } from '../runner/plan.js';
 import { runEval } from '../runner/run-eval.js';
 import { inShard, parseShard } from '../runner/shard.js';
 import { toolgaugeVersion } from '../util/package-root.js';
+import { sharedTokenCounter } from '../util/token-counter.js';
 import { Progress } from './progress.js';
 import { gitCommit, newRunId } from './run-meta.js';
 
@@ -126,6 +127,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     sink.discard();
     throw e;
   } finally {
+    sharedTokenCounter().save();
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
   }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { TokenCache } from './token-cache.js';
 import type { TokenBatch, TokenCounts } from './token-worker.js';
 import { countTokens } from './tokens.js';
 
@@ -13,7 +14,8 @@ interface Pending {
  * o200k token counts, started off the main thread. The tokenizer's tables take ~0.3 s of CPU to load, as long as
  * the rest of a one-case eval: a worker thread started with the command loads them in parallel and counts the first
  * cases' prompts (texts asked for in the same microtask burst travel as one message); a long run then hands counting
- * over to the main thread (see `handOverAfter`).
+ * over to the main thread (see `handOverAfter`). Counts of texts seen in earlier runs come from a disk cache
+ * (token-cache.ts), so a run of known prompts never needs the tables at all.
  * Where the compiled worker does not exist (TypeScript sources run through tsx or vitest), or the worker fails,
  * counting falls back to the main thread: same numbers, only slower to start.
  */
@@ -32,6 +34,7 @@ export class TokenCounter {
   constructor(
     workerFile: string | URL | null = defaultWorkerFile(),
     private readonly handOverAfter = 256,
+    private readonly cache: TokenCache | null = new TokenCache(),
   ) {
     if (workerFile === null) return;
     try {
@@ -54,6 +57,23 @@ export class TokenCounter {
 
   count(text: string): Promise<number> | number {
     if (text.length === 0) return 0;
+    const cache = this.cache;
+    if (!cache) return this.countNow(text);
+    const key = TokenCache.keyOf(text);
+    const hit = cache.get(key);
+    if (hit !== undefined) return hit;
+    const n = this.countNow(text);
+    if (typeof n === 'number') cache.set(key, n);
+    else void n.then((counted) => cache.set(key, counted));
+    return n;
+  }
+
+  /** Writes the counts learnt in this run to the disk cache (see TokenCache). */
+  save(): void {
+    this.cache?.save();
+  }
+
+  private countNow(text: string): Promise<number> | number {
     if (this.worker && ++this.requested > this.handOverAfter) this.handOver();
     if (!this.worker) return countTokens(text);
     if (!this.batch) {
