@@ -8,7 +8,7 @@ export const CLI = join(ROOT, 'bin/toolgauge.js');
 export const PROMPTFOO_BIN = join(ROOT, 'integrations/promptfoo/node_modules/.bin/promptfoo');
 
 export function haveBuild(): boolean {
-  return existsSync(join(ROOT, 'dist/src/cli/main.js'));
+  return existsSync(join(ROOT, 'dist/src/cli/main.js')) && existsSync(join(ROOT, 'dist/cli/main.js'));
 }
 
 export function havePromptfoo(): boolean {

@@ -71,6 +71,7 @@ async function main(): Promise<void> {
       cwd: ROOT,
       stdio: 'inherit',
     });
+    execFileSync(process.execPath, [join(ROOT, 'scripts/bundle-cli.mjs')], { cwd: ROOT, stdio: 'inherit' });
   }
   const machine = describeMachine();
   const results: BenchResult[] = [];
