@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { Provider } from '../../src/contracts/provider.js';
 import type { ProviderOptions } from '../shared/options.js';
 import { createSdkProvider } from '../shared/sdk-provider.js';
+import { createTransport } from '../shared/transport.js';
 import { fromAnthropicMessage } from './from-anthropic.js';
 import { toAnthropicParams } from './to-anthropic.js';
 
@@ -16,6 +17,7 @@ export interface AnthropicProviderSettings {
 /** A provider over the official `@anthropic-ai/sdk`, Messages API, streaming or not. */
 export function createAnthropicProvider(settings: AnthropicProviderSettings): Provider {
   const { options } = settings;
+  const transport = createTransport(options);
   const client = new Anthropic({
     apiKey: settings.apiKey,
     authToken: null,
@@ -23,11 +25,13 @@ export function createAnthropicProvider(settings: AnthropicProviderSettings): Pr
     maxRetries: 0, // retries are ours (providers/shared/retry.ts)
     timeout: options.timeoutMs + 5_000, // our own per-attempt timer fires first
     ...(options.headers ? { defaultHeaders: options.headers } : {}),
+    ...(transport.fetch ? { fetch: transport.fetch } : {}),
   });
   return createSdkProvider({
     id: settings.id,
     kind: 'anthropic',
     options,
+    close: transport.close,
     prepare(request) {
       const body = toAnthropicParams(settings.model, request, options);
       if (!options.stream) {

@@ -3,6 +3,7 @@ import type { Provider } from '../../src/contracts/provider.js';
 import { providerError } from '../shared/map-error.js';
 import type { ProviderOptions } from '../shared/options.js';
 import { createSdkProvider } from '../shared/sdk-provider.js';
+import { createTransport } from '../shared/transport.js';
 import { fromOllamaParts } from './from-ollama.js';
 import { toOllamaChatRequest } from './to-ollama.js';
 
@@ -21,10 +22,13 @@ export interface OllamaProviderSettings {
  */
 export function createOllamaProvider(settings: OllamaProviderSettings): Provider {
   const { options } = settings;
+  const transport = createTransport(options);
+  const baseFetch = transport.fetch ?? ((input, init) => fetch(input, init));
   return createSdkProvider({
     id: settings.id,
     kind: 'ollama',
     options,
+    close: transport.close,
     prepare(request) {
       const body = { ...toOllamaChatRequest(settings.model, request, options), stream: options.stream };
       return {
@@ -35,8 +39,9 @@ export function createOllamaProvider(settings: OllamaProviderSettings): Provider
             host: settings.host,
             ...(settings.headers ? { headers: settings.headers } : {}),
             fetch: async (input, init) => {
-              const signals = init?.signal ? [init.signal, signal] : [signal];
-              const response = await fetch(input, { ...init, signal: AbortSignal.any(signals) });
+              // Streaming requests carry ollama-js's own abort signal: keep it, and add ours.
+              const both = init?.signal ? AbortSignal.any([init.signal, signal]) : signal;
+              const response = await baseFetch(input, { ...init, signal: both });
               headers = response.headers;
               return response;
             },

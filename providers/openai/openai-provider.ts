@@ -3,6 +3,8 @@ import type { ProviderKind } from '../../src/contracts/model.js';
 import type { Provider } from '../../src/contracts/provider.js';
 import type { ProviderOptions } from '../shared/options.js';
 import { createSdkProvider } from '../shared/sdk-provider.js';
+import { createTransport } from '../shared/transport.js';
+import { collectChatCompletion } from './collect-openai-stream.js';
 import { fromChatCompletion } from './from-openai.js';
 import { type OpenAIWireOptions, toOpenAIChatParams } from './to-openai.js';
 
@@ -19,6 +21,7 @@ export interface OpenAIProviderSettings {
 /** A provider over the official `openai` SDK, Chat Completions API, streaming or not. */
 export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider {
   const { options } = settings;
+  const transport = createTransport(options);
   const client = new OpenAI({
     apiKey: settings.apiKey,
     baseURL: settings.baseURL,
@@ -27,11 +30,13 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider
     maxRetries: 0, // retries are ours (providers/shared/retry.ts)
     timeout: options.timeoutMs + 5_000, // our own per-attempt timer fires first
     ...(options.headers ? { defaultHeaders: options.headers } : {}),
+    ...(transport.fetch ? { fetch: transport.fetch } : {}),
   });
   return createSdkProvider({
     id: settings.id,
     kind: settings.kind,
     options,
+    close: transport.close,
     prepare(request) {
       const body = toOpenAIChatParams(settings.model, request, options, settings.wire);
       if (!options.stream) {
@@ -45,8 +50,8 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider
       return {
         body: streamBody,
         async send(signal) {
-          const stream = client.chat.completions.stream(streamBody, { signal });
-          return fromChatCompletion(settings.id, await stream.finalChatCompletion());
+          const chunks = await client.chat.completions.create(streamBody, { signal });
+          return fromChatCompletion(settings.id, await collectChatCompletion(settings.id, chunks));
         },
       };
     },

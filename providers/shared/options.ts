@@ -29,6 +29,11 @@ export const providerOptionsSchema = z
     retryBaseMs: z.number().int().min(0).default(500),
     /** Upper bound for one backoff delay (a longer Retry-After is still honoured). */
     retryMaxMs: z.number().int().min(0).default(30_000),
+    /**
+     * How the SDK clients reach the API: 'node-http' (node:http keep-alive, a fraction of fetch's CPU per request;
+     * providers/shared/node-http-fetch.ts) or 'fetch' (Node's global fetch, what the SDKs use on their own).
+     */
+    transport: z.enum(['node-http', 'fetch']).default('node-http'),
   })
   .strict();
 

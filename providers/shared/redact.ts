@@ -37,24 +37,30 @@ export function isSecretHeader(name: string): boolean {
 export function redactSecrets<T>(value: T, extra: readonly string[] = []): T {
   const more = extra.filter((s) => s.length >= 6);
   const all = more.length ? [...ordered, ...more].sort((a, b) => b.length - a.length) : ordered;
-  if (!needsRedaction(value, all, 0)) return value;
+  const shortest = all.length ? all[all.length - 1]!.length : Number.POSITIVE_INFINITY;
+  if (!needsRedaction(value, all, shortest, 0)) return value;
   return walk(value, all, new WeakMap()) as T;
 }
 
-/** Whether `walk` would change anything. Allocation-free; deep (or cyclic) values defer to `walk`. */
-function needsRedaction(value: unknown, all: readonly string[], depth: number): boolean {
-  if (typeof value === 'string') return containsAny(value, all);
+/**
+ * Whether `walk` would change anything. Allocation-free; deep (or cyclic) values defer to `walk`. Most strings of a
+ * request (schema keywords, property names) are shorter than the shortest secret and cannot contain one: they are
+ * skipped by length before any substring search.
+ */
+function needsRedaction(value: unknown, all: readonly string[], shortest: number, depth: number): boolean {
+  if (typeof value === 'string') return value.length >= shortest && containsAny(value, all);
   if (value === null || typeof value !== 'object') return false;
   // Errors are always rebuilt from their message (their other fields may hold request headers).
   if (depth > 64 || value instanceof Error) return true;
   if (Array.isArray(value)) {
-    for (const v of value) if (needsRedaction(v, all, depth + 1)) return true;
+    for (let i = 0; i < value.length; i++) if (needsRedaction(value[i], all, shortest, depth + 1)) return true;
     return false;
   }
-  // Plain walk over own enumerable keys, like Object.entries in `walk`, without allocating the entry pairs.
-  for (const k of Object.keys(value)) {
-    if (isSecretHeader(k) || containsAny(k, all)) return true;
-    if (needsRedaction((value as Record<string, unknown>)[k], all, depth + 1)) return true;
+  // Own enumerable keys, like Object.entries in `walk`; for-in (with the own-key check) allocates no key array.
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    if (isSecretHeader(k) || (k.length >= shortest && containsAny(k, all))) return true;
+    if (needsRedaction((value as Record<string, unknown>)[k], all, shortest, depth + 1)) return true;
   }
   return false;
 }

@@ -40,6 +40,7 @@ const TRANSPORT_OPTIONS = new Set([
   'retryBaseMs',
   'retryMaxMs',
   'latencyMs',
+  'transport',
 ]);
 
 export function modelOptions(options: Record<string, unknown>): Record<string, unknown> {

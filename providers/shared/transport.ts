@@ -1,0 +1,18 @@
+import { createNodeHttpTransport, type FetchLike } from './node-http-fetch.js';
+import type { ProviderOptions } from './options.js';
+
+/** The `fetch` a provider hands its SDK client (undefined: the SDK's default, the global fetch) and its cleanup. */
+export interface SdkTransport {
+  fetch: FetchLike | undefined;
+  close(): Promise<void>;
+}
+
+/** One transport per provider, so `provider.close()` releases exactly the sockets that provider pooled. */
+export function createTransport(options: Pick<ProviderOptions, 'transport'>): SdkTransport {
+  if (options.transport === 'fetch') return { fetch: undefined, close: async () => {} };
+  const transport = createNodeHttpTransport();
+  return {
+    fetch: transport.fetch,
+    close: async () => transport.close(),
+  };
+}
