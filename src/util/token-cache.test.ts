@@ -46,13 +46,14 @@ describe('token count cache', () => {
   it('lives in $XDG_CACHE_HOME/toolgauge or TOOLGAUGE_CACHE_DIR, and is off with TOOLGAUGE_CACHE_DIR=off', () => {
     const saved = { dir: process.env.TOOLGAUGE_CACHE_DIR, xdg: process.env.XDG_CACHE_HOME };
     const write = () => {
-      const c = new TokenCache();
-      c.set('k', 1);
-      c.save();
+      const c = TokenCache.open();
+      c?.set('k', 1);
+      c?.save();
     };
     try {
       process.env.XDG_CACHE_HOME = join(dir, 'xdg');
       process.env.TOOLGAUGE_CACHE_DIR = 'off';
+      expect(TokenCache.open()).toBeNull();
       write();
       expect(existsSync(join(dir, 'xdg'))).toBe(false);
       delete process.env.TOOLGAUGE_CACHE_DIR;

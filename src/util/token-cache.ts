@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -18,8 +18,13 @@ export class TokenCache {
   private readonly counts = new Map<string, number>();
   private dirty = false;
 
-  constructor(private readonly file: string | null = defaultCacheFile()) {
-    if (!file) return;
+  /** The cache at its configured place, or null when `TOOLGAUGE_CACHE_DIR=off`. */
+  static open(): TokenCache | null {
+    const file = defaultCacheFile();
+    return file ? new TokenCache(file) : null;
+  }
+
+  constructor(private readonly file: string) {
     try {
       const data = JSON.parse(readFileSync(file, 'utf8')) as { format?: string; counts?: Record<string, number> };
       if (data.format !== FORMAT || typeof data.counts !== 'object' || data.counts === null) return;
@@ -30,7 +35,7 @@ export class TokenCache {
   }
 
   static keyOf(text: string): string {
-    return createHash('sha1').update(text).digest('base64url');
+    return hash('sha1', text, 'base64url');
   }
 
   get(key: string): number | undefined {
@@ -49,7 +54,7 @@ export class TokenCache {
 
   /** Writes the cache (atomically: a concurrent run sees the old file or the new one) when it changed. */
   save(): void {
-    if (!this.file || !this.dirty) return;
+    if (!this.dirty) return;
     const entries = [...this.counts];
     const kept = entries.slice(Math.max(0, entries.length - MAX_ENTRIES));
     try {

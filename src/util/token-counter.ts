@@ -34,7 +34,7 @@ export class TokenCounter {
   constructor(
     workerFile: string | URL | null = defaultWorkerFile(),
     private readonly handOverAfter = 256,
-    private readonly cache: TokenCache | null = new TokenCache(),
+    private readonly cache: TokenCache | null = TokenCache.open(),
   ) {
     if (workerFile === null) return;
     try {
