@@ -113,6 +113,24 @@ describe('the token worker', () => {
     await counter.close();
   });
 
+  it('counts prefetched prompts in the worker and keeps it for the whole run (no hand-over)', async () => {
+    const counter = new TokenCounter(pathToFileURL(join(ROOT, 'dist', 'src', 'util', 'token-worker.js')), 10, null);
+    try {
+      const prompts = Array.from({ length: 3000 }, (_, i) => `What is the weather in city ${i}?`);
+      counter.prefetch(prompts);
+      const counted = await Promise.all(prompts.map((p) => counter.count(p)));
+      expect(counted).toEqual(prompts.map(countTokens));
+      expect(counter.threaded).toBe(true);
+      // Once answered, a prefetched prompt is a plain number (no promise, no message).
+      expect(counter.count(prompts[7] as string)).toBe(countTokens(prompts[7] as string));
+      // Texts that were not prefetched still go to the worker.
+      expect(await counter.count('not prefetched at all')).toBe(countTokens('not prefetched at all'));
+      expect(counter.threaded).toBe(true);
+    } finally {
+      await counter.close();
+    }
+  });
+
   it('falls back to the main thread when the worker cannot start', async () => {
     const counter = new TokenCounter(pathToFileURL(join(dir, 'no-such-worker.js')), 256, null);
     expect(await counter.count('hello world')).toBe(2);

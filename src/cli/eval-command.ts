@@ -46,6 +46,8 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   if (resumed && flags.concurrency) loaded.config.concurrency = flags.concurrency;
   const { config } = loaded;
   const suites = loadSuites(loaded, flags.filter);
+  // The cases' prompts go to the token worker now, to be counted on the other core while the run goes on.
+  sharedTokenCounter().prefetch(suites.flatMap((s) => s.suite.cases.map((c) => c.prompt)));
   const strategies = await resolveStrategies(config.renderers, loaded.dir, loaded.origin.renderers);
   let providers = await resolveProviders(config.providers, loaded.dir, loaded.origin.providers);
   const graders = await resolveGraders(config.graders, loaded.dir, loaded.origin.graders);

@@ -5,6 +5,9 @@ import { TokenCache } from './token-cache.js';
 import type { TokenBatch, TokenCounts } from './token-worker.js';
 import { countTokens } from './tokens.js';
 
+/** Texts per prefetch message: large enough that messaging costs nothing per text, small enough to start early. */
+const PREFETCH_BATCH = 1024;
+
 interface Pending {
   texts: string[];
   resolves: Array<(n: number) => void>;
@@ -13,8 +16,9 @@ interface Pending {
 /**
  * o200k token counts, started off the main thread. The tokenizer's tables take ~0.3 s of CPU to load, as long as
  * the rest of a one-case eval: a worker thread started with the command loads them in parallel and counts the first
- * cases' prompts (texts asked for in the same microtask burst travel as one message); a long run then hands counting
- * over to the main thread (see `handOverAfter`). Counts of texts seen in earlier runs come from a disk cache
+ * cases' prompts (texts asked for in the same microtask burst travel as one message). The eval command `prefetch`es
+ * every case prompt, so the worker counts them on the other core while the run goes on; without a prefetch, a long
+ * run hands counting over to the main thread (see `handOverAfter`). Counts of texts seen in earlier runs come from a disk cache
  * (token-cache.ts), so a run of known prompts never needs the tables at all.
  * Where the compiled worker does not exist (TypeScript sources run through tsx or vitest), or the worker fails,
  * counting falls back to the main thread: same numbers, only slower to start.
@@ -25,6 +29,8 @@ export class TokenCounter {
   private nextId = 1;
   private readonly inFlight = new Map<number, Pending>();
   private batch: Pending | undefined;
+  /** Counts asked for ahead of the run (`prefetch`), by text: the number once known, its promise until then. */
+  private readonly ahead = new Map<string, Promise<number> | number>();
 
   /**
    * @param handOverAfter texts counted by the worker before the main thread takes over: a message round trip costs
@@ -33,7 +39,7 @@ export class TokenCounter {
    */
   constructor(
     workerFile: string | URL | null = defaultWorkerFile(),
-    private readonly handOverAfter = 256,
+    private handOverAfter = 256,
     private readonly cache: TokenCache | null = TokenCache.open(),
   ) {
     if (workerFile === null) return;
@@ -57,6 +63,8 @@ export class TokenCounter {
 
   count(text: string): Promise<number> | number {
     if (text.length === 0) return 0;
+    const early = this.ahead.get(text);
+    if (early !== undefined) return early;
     const cache = this.cache;
     if (!cache) return this.countNow(text);
     const key = TokenCache.keyOf(text);
@@ -66,6 +74,40 @@ export class TokenCounter {
     if (typeof n === 'number') cache.set(key, n);
     else void n.then((counted) => cache.set(key, counted));
     return n;
+  }
+
+  /**
+   * Sends texts the run will ask for (the cases' prompts) to the worker ahead of time, in large batches: it counts
+   * them on the other core while this thread runs cases, and stays for the whole run (no hand-over, so this thread
+   * never loads the tables). Texts the disk cache knows are not sent. Without a worker this does nothing.
+   */
+  prefetch(texts: Iterable<string>): void {
+    if (!this.worker) return;
+    this.handOverAfter = Number.POSITIVE_INFINITY;
+    const cache = this.cache;
+    let chunk: Pending = { texts: [], resolves: [] };
+    for (const text of texts) {
+      if (text.length === 0 || this.ahead.has(text)) continue;
+      const key = cache ? TokenCache.keyOf(text) : '';
+      const hit = cache?.get(key);
+      if (hit !== undefined) {
+        this.ahead.set(text, hit);
+        continue;
+      }
+      const batch = chunk;
+      const counted = new Promise<number>((resolve) => batch.resolves.push(resolve));
+      batch.texts.push(text);
+      this.ahead.set(text, counted);
+      void counted.then((n) => {
+        this.ahead.set(text, n);
+        cache?.set(key, n);
+      });
+      if (batch.texts.length >= PREFETCH_BATCH) {
+        this.send(batch);
+        chunk = { texts: [], resolves: [] };
+      }
+    }
+    if (chunk.texts.length > 0) this.send(chunk);
   }
 
   /** Writes the counts learnt in this run to the disk cache (see TokenCache). */
