@@ -1,33 +1,26 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { RunRecord } from '../contracts/run-log.js';
+import { LineWriter } from '../graders/offline/line-writer.js';
 
 /**
  * Appends records to run.jsonl with synchronous writes of whole lines, so a record is either fully on disk or
  * absent: an interrupted run leaves a valid log of every case that finished. Lines finished in the same turn of
- * the event loop go out in one write (a syscall per record was ~8% of a zero-latency run); `close` flushes.
+ * the event loop go out in one write (a syscall per record was ~8% of a zero-latency run), encoded straight into
+ * LineWriter's buffer; `close` flushes.
  */
 export class RunLogWriter {
-  private fd: number | undefined;
-  private pending: string[] = [];
-  private pendingBytes = 0;
+  private readonly lines: LineWriter;
   private flushScheduled = false;
 
   constructor(
     readonly file: string,
     mode: 'create' | 'append' = 'create',
   ) {
-    mkdirSync(dirname(file), { recursive: true });
-    this.fd = openSync(file, mode === 'create' ? 'w' : 'a');
+    this.lines = new LineWriter(file, mode);
   }
 
   write(record: RunRecord): void {
-    if (this.fd === undefined) throw new Error(`run log ${this.file} is closed`);
-    const line = `${JSON.stringify(record)}\n`;
-    this.pending.push(line);
-    this.pendingBytes += line.length;
-    if (this.pendingBytes >= 1 << 20) this.flush();
-    else if (!this.flushScheduled) {
+    this.lines.write(record);
+    if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
@@ -36,18 +29,10 @@ export class RunLogWriter {
   /** Writes every pending line now. */
   flush(): void {
     this.flushScheduled = false;
-    if (this.fd === undefined || this.pending.length === 0) return;
-    const text = this.pending.join('');
-    this.pending = [];
-    this.pendingBytes = 0;
-    writeSync(this.fd, text);
+    this.lines.flush();
   }
 
   close(): void {
-    if (this.fd === undefined) return;
-    this.flush();
-    fsyncSync(this.fd);
-    closeSync(this.fd);
-    this.fd = undefined;
+    this.lines.close();
   }
 }

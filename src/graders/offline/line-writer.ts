@@ -3,10 +3,10 @@ import { dirname } from 'node:path';
 import type { RunRecord } from '../../contracts/run-log.js';
 
 /**
- * run.jsonl for offline grading: the same lines as the runner's RunLogWriter (`JSON.stringify(record)` + LF), but
- * each line is UTF-8-encoded straight into a 2 MiB buffer that goes out in one write when full, at `flush` (after
- * each batch of graded lines) and at `close`. Joining the pending strings first, as RunLogWriter does, copied every
- * byte once more: ~15% of offline grading. Only whole lines are ever in the buffer, so an interrupted run leaves a
+ * run.jsonl lines (`JSON.stringify(record)` + LF), for offline grading and, through RunLogWriter, for eval: each
+ * line is UTF-8-encoded straight into a 2 MiB buffer that goes out in one write when full, at `flush` (after
+ * each batch of graded lines) and at `close`. Joining the pending strings first copied every byte once more (~15% of
+ * offline grading) and, in eval, made a two-byte string of every line with a non-ASCII character in it. Only whole lines are ever in the buffer, so an interrupted run leaves a
  * log of complete records, as with RunLogWriter.
  */
 export class LineWriter {
@@ -14,9 +14,12 @@ export class LineWriter {
   private readonly buf = Buffer.allocUnsafe(2 << 20);
   private used = 0;
 
-  constructor(readonly file: string) {
+  constructor(
+    readonly file: string,
+    mode: 'create' | 'append' = 'create',
+  ) {
     mkdirSync(dirname(file), { recursive: true });
-    this.fd = openSync(file, 'w');
+    this.fd = openSync(file, mode === 'create' ? 'w' : 'a');
   }
 
   write(record: RunRecord): void {
