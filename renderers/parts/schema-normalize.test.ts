@@ -19,6 +19,20 @@ describe('normalizeSchema', () => {
     });
   });
 
+  it('treats parameters named like Object.prototype members as parameters (found by the property test)', () => {
+    const out = normalizeSchema(
+      JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"required":["toString","__proto__"]}'),
+      'openai',
+    );
+    expect(Object.keys(out.properties)).toEqual(['__proto__', 'toString']);
+    expect(Object.getPrototypeOf(out.properties)).toBe(Object.prototype);
+    expect(JSON.parse(JSON.stringify(out))).toEqual(
+      JSON.parse(
+        '{"type":"object","properties":{"__proto__":{"type":"string"},"toString":{}},"required":["toString","__proto__"]}',
+      ),
+    );
+  });
+
   it('flattens top-level allOf/anyOf of objects; only allOf members make fields required', () => {
     const out = normalizeSchema(
       {

@@ -54,9 +54,12 @@ export function normalizeSchema(
   if (kind === 'ollama') schema = mapProperties(schema, ollamaUnions);
   const { $schema: _s, $id: _i, type: _t, properties, required, ...rest } = schema;
   const props: Record<string, PropertySchema> = {};
-  for (const [name, value] of Object.entries(asSchema(properties) ?? {})) props[name] = asSchema(value) ?? {};
+  // Own properties only, defined rather than assigned: parameters named `toString` or `__proto__` are parameters.
+  const define = (name: string, value: PropertySchema) =>
+    Object.defineProperty(props, name, { value, enumerable: true, writable: true, configurable: true });
+  for (const [name, value] of Object.entries(asSchema(properties) ?? {})) define(name, asSchema(value) ?? {});
   const req = Array.isArray(required) ? [...new Set(required.filter((r): r is string => typeof r === 'string'))] : [];
-  for (const name of req) if (!(name in props)) props[name] = {};
+  for (const name of req) if (!Object.hasOwn(props, name)) define(name, {});
   return { type: 'object', properties: props, ...(req.length > 0 ? { required: req } : {}), ...rest };
 }
 
@@ -71,7 +74,8 @@ function topLevelObject(schema: JSONSchema): JSONSchema {
   for (const member of [...all, ...some]) {
     const resolved = deref(member, schema).schema;
     for (const [name, value] of Object.entries(asSchema(resolved.properties) ?? {})) {
-      if (!(name in properties)) properties[name] = value;
+      if (!Object.hasOwn(properties, name))
+        Object.defineProperty(properties, name, { value, enumerable: true, writable: true, configurable: true });
     }
     // Only intersections make their members' requirements binding; a union member's are not.
     if (all.includes(member) && Array.isArray(resolved.required)) for (const r of resolved.required) required.add(r);

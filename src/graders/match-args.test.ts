@@ -54,6 +54,28 @@ describe('BFCL rules (matchCall)', () => {
     ]);
   });
 
+  it('parameters named like Object.prototype members are parameters, never inherited matches', () => {
+    // `'constructor' in {}` is true: a hallucinated `constructor` must still be an unknown or unexpected parameter.
+    expect(matchCall(call({ base: 10, height: 5, constructor: 'x' }), expected, triangle)).toEqual([
+      "unknown parameter constructor='x' (not in the schema)",
+    ]);
+    expect(matchCall(call({ base: 10, height: 5, toString: 1 }), expected, undefined)).toEqual([
+      'unexpected parameter toString=1',
+    ]);
+    const proto: ToolDef = {
+      name: 'f',
+      server: 'inline',
+      inputSchema: { type: 'object', properties: { valueOf: { type: 'string' } }, required: ['valueOf'] },
+    };
+    const wantValueOf = { tool: 'f', args: { valueOf: ['a'] } };
+    expect(matchCall(call({}, '{}', 'f'), wantValueOf, proto)).toEqual([
+      "missing required parameter valueOf; expected one of ['a']",
+    ]);
+    expect(matchCall(call({ valueOf: 'a' }, undefined, 'f'), wantValueOf, proto)).toEqual([]);
+    expect(valueEquals({ toString: 1 }, {})).toBe(false);
+    expect(valueEquals({}, { hasOwnProperty: [1] })).toBe(false);
+  });
+
   it('wrong function', () => {
     expect(matchCall(call({ base: 10, height: 5 }, '', 'calculate_circle_area'), expected, triangle)).toEqual([
       'called calculate_circle_area; expected calculate_triangle_area',

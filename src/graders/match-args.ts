@@ -37,10 +37,10 @@ export function valueEquals(actual: unknown, expected: unknown): boolean {
   }
   if (isRecord(expected)) {
     if (!isRecord(actual)) return false;
-    for (const key of Object.keys(actual)) if (!(key in expected)) return false;
+    for (const key of Object.keys(actual)) if (!Object.hasOwn(expected, key)) return false;
     for (const [key, allowed] of Object.entries(expected)) {
       const list = Array.isArray(allowed) ? allowed : [allowed];
-      if (!(key in actual)) {
+      if (!Object.hasOwn(actual, key)) {
         if (!list.includes('')) return false;
         continue;
       }
@@ -155,19 +155,20 @@ export function matchCall(call: CallLike, expected: ExpectedCall, tool: ToolDef 
   const { free, wanted } = compileExpectation(expected);
   for (const param in args) {
     if (!Object.hasOwn(args, param)) continue;
-    if (props && !(param in props))
+    if (props && !Object.hasOwn(props, param))
       problems.push(explain ? `unknown parameter ${param}=${show(args[param])} (not in the schema)` : '');
-    else if (want && !(param in want) && !free.has(param))
+    else if (want && !Object.hasOwn(want, param) && !free.has(param))
       problems.push(explain ? `unexpected parameter ${param}=${show(args[param])}` : '');
   }
   for (const param of required) {
-    if (!(param in args) && !(want && param in want)) problems.push(`missing required parameter ${param}`);
+    if (!Object.hasOwn(args, param) && !(want && Object.hasOwn(want, param)))
+      problems.push(`missing required parameter ${param}`);
   }
   let floatHint: boolean | undefined;
   for (const w of wanted) {
     const { param, allowed } = w;
     if (free.has(param)) continue;
-    if (!(param in args)) {
+    if (!Object.hasOwn(args, param)) {
       if (allowed.includes('')) continue;
       const kind = required.includes(param) ? 'required ' : '';
       problems.push(explain ? `missing ${kind}parameter ${param}; expected one of ${show(allowed)}` : '');
