@@ -65,7 +65,7 @@ export async function resolveStrategies(entries: RendererEntry[], baseDir: strin
   for (const [i, entry] of entries.entries()) {
     const { name, options = {}, label } = typeof entry === 'string' ? { name: entry } : entry;
     let renderer: Renderer;
-    if (name in renderers) renderer = renderers[name as keyof typeof renderers];
+    if (Object.hasOwn(renderers, name)) renderer = renderers[name as keyof typeof renderers];
     else if (isPath(name)) renderer = (await importPlugin(name, baseDir, 'renderer', () => where(i))) as Renderer;
     else {
       throw new ToolgaugeError(
@@ -125,7 +125,7 @@ export async function resolveGraders(names: string[] | undefined, baseDir: strin
   if (!names) return Object.values(builtinGraders);
   const out: Grader[] = [];
   for (const [i, name] of names.entries()) {
-    if (name in builtinGraders) out.push(builtinGraders[name as keyof typeof builtinGraders]);
+    if (Object.hasOwn(builtinGraders, name)) out.push(builtinGraders[name as keyof typeof builtinGraders]);
     else if (isPath(name)) out.push((await importPlugin(name, baseDir, 'grader', () => where(i))) as Grader);
     else {
       throw new ToolgaugeError(
