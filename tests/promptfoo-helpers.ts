@@ -3,10 +3,10 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { PROMPTFOO_BIN, promptfooEnv } from '../bench/paths.js';
 import { ROOT } from './cli-helpers.js';
 
-/** promptfoo lives in its own install (integrations/promptfoo); tests that need it skip when it is absent. */
-export const PROMPTFOO_BIN = join(ROOT, 'integrations/promptfoo/node_modules/.bin/promptfoo');
+// promptfoo lives in its own install (integrations/promptfoo); tests that need it skip when it is absent.
 // Skip only when the folder's install is absent; a broken install must fail, not skip.
 export const HAVE_PROMPTFOO = existsSync(join(ROOT, 'integrations/promptfoo/node_modules'));
 export const SKIP_MESSAGE =
@@ -24,18 +24,11 @@ export interface PromptfooRun {
  */
 export function runPromptfoo(args: string[], cwd: string, home = mkdtempSync(join(tmpdir(), 'tg-pf-home-'))) {
   const env = {
-    ...process.env,
-    PROMPTFOO_DISABLE_TELEMETRY: '1',
-    PROMPTFOO_DISABLE_UPDATE: '1',
-    PROMPTFOO_DISABLE_SHARING: '1',
-    PROMPTFOO_DISABLE_REMOTE_GENERATION: '1',
-    PROMPTFOO_CONFIG_DIR: home,
-    PROMPTFOO_CACHE_PATH: join(home, 'cache'),
+    ...promptfooEnv(home),
     TOOLGAUGE_ENTRY: join(ROOT, 'src/index.ts'),
     // tsx by absolute URL: promptfoo may run from a folder outside the repository.
     NODE_OPTIONS: `--import ${pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href}`,
     FORCE_COLOR: '0',
-    NO_COLOR: '1',
   };
   const child = spawn(PROMPTFOO_BIN, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

@@ -1,4 +1,5 @@
 import type { ExpectedCall } from '../../src/contracts/index.js';
+import { answerArgs } from '../../src/import/bfcl-answer.js';
 import type { RequestView } from './request-view.js';
 import type { SimCall } from './types.js';
 
@@ -19,28 +20,7 @@ export interface PlannedCall extends SimCall {
 /** The first allowed value of each parameter; a parameter whose first allowed value is "" is omitted. */
 export function expectedArgs(call: ExpectedCall): Record<string, unknown> {
   // Free parameters have no allowed list: the case's `example` supplies a valid value.
-  const args: Record<string, unknown> = { ...(call.example ?? {}) };
-  for (const [param, allowed] of Object.entries(call.args ?? {})) {
-    if (allowed.length === 0 || allowed[0] === '') continue;
-    args[param] = concrete(allowed[0]);
-  }
-  return args;
-}
-
-/**
- * An allowed value as a concrete argument. In BFCL-style answers a dict's values are themselves allowed-value
- * lists (`{name: ['John'], age: ['', 30]}`): take each key's first value, omitting keys whose first value is "".
- */
-function concrete(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(concrete);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, allowed] of Object.entries(value)) {
-    const first = Array.isArray(allowed) ? allowed[0] : allowed;
-    if (first === undefined || first === '') continue;
-    out[key] = concrete(first);
-  }
-  return out;
+  return { ...(call.example ?? {}), ...answerArgs(call) };
 }
 
 /** Parameters the case lets the model omit ("" among the allowed values). */
