@@ -1,5 +1,5 @@
+import { BufferedFile } from '../util/buffered-file.js';
 import type { RunAggregate } from './aggregate.js';
-import { BufferedFile } from './buffered-file.js';
 import type { CompareResult } from './compare.js';
 import { renderRunJson } from './json.js';
 import { snapshotCases } from './snapshot.js';

@@ -9,9 +9,9 @@ import type { SuiteCase } from '../../contracts/suite.js';
 import type { ToolDef } from '../../contracts/tool.js';
 import { ToolgaugeError } from '../../errors.js';
 import { RunAggregate } from '../../report/aggregate.js';
+import { RunLogWriter } from '../../runner/run-log-writer.js';
 import { hashOf } from '../../util/canonical-json.js';
 import { lineBatches } from './line-batches.js';
-import { LineWriter } from './line-writer.js';
 import { type OutputLine, readOutputLine } from './output-line.js';
 import { protocolOf, recordedTranscript } from './recorded-transcript.js';
 
@@ -116,7 +116,7 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
     plannedCases: planned,
   };
   const runLog = join(input.runDir, 'run.jsonl');
-  const writer = new LineWriter(runLog);
+  const writer = new RunLogWriter(runLog);
   const aggregate = new RunAggregate(header);
   writer.write(header);
   const tools = new CaseTools(input.suite);

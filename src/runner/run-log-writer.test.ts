@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunFooter, RunRecord } from '../../contracts/run-log.js';
-import { LineWriter } from './line-writer.js';
+import type { RunFooter, RunRecord } from '../contracts/run-log.js';
+import { RunLogWriter } from './run-log-writer.js';
 
 const footer = (n: number, note = ''): RunFooter => ({
   type: 'footer',
@@ -13,10 +13,10 @@ const footer = (n: number, note = ''): RunFooter => ({
   errors: 0,
 });
 
-describe('LineWriter', () => {
+describe('RunLogWriter', () => {
   it('writes exactly JSON.stringify(record) + LF per record, across buffer flushes and oversized lines', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'tg-lw-')), 'sub', 'run.jsonl');
-    const w = new LineWriter(file);
+    const w = new RunLogWriter(file);
     const records: RunRecord[] = [];
     for (let i = 0; i < 3000; i++) records.push(footer(i, '名称 é 😀'.repeat(i % 200)));
     records.push(footer(-1, 'x'.repeat(3 << 20)));
