@@ -9,6 +9,7 @@ import type {
 import type { Message, ModelRequest, RenderedTool } from '../../src/contracts/model.js';
 import type { ProviderOptions, ToolChoice } from '../shared/options.js';
 import { argumentsObject } from '../shared/sdk-provider.js';
+import { wireTools } from '../shared/wire-tools.js';
 
 /** Anthropic requires `max_tokens`; used when the config sets none. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
@@ -96,10 +97,12 @@ export function toAnthropicParams(
     params.system = cache ? [{ ...block, cache_control: { type: 'ephemeral' } }] : request.system;
   }
   if (request.tools?.length) {
-    const tools = request.tools.map(toAnthropicTool);
-    const last = tools[tools.length - 1];
-    if (cache && last) last.cache_control = { type: 'ephemeral' };
-    params.tools = tools;
+    params.tools = wireTools(request.tools, cache ? 'anthropic+cache' : 'anthropic', (list) => {
+      const tools = list.map(toAnthropicTool);
+      const last = tools[tools.length - 1];
+      if (cache && last) last.cache_control = { type: 'ephemeral' };
+      return tools;
+    });
     if (options.toolChoice) params.tool_choice = toAnthropicToolChoice(options.toolChoice);
   }
   if (request.stop?.length) params.stop_sequences = request.stop;

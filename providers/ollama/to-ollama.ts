@@ -2,6 +2,7 @@ import type { ChatRequest, Message as OllamaMessage, Tool as OllamaTool } from '
 import type { Message, ModelRequest, RenderedTool } from '../../src/contracts/model.js';
 import type { ProviderOptions } from '../shared/options.js';
 import { argumentsObject } from '../shared/sdk-provider.js';
+import { wireTools } from '../shared/wire-tools.js';
 
 /** One neutral message → an Ollama `/api/chat` message (tool results: `role: tool` + `tool_name`, no call id). */
 export function toOllamaMessage(message: Message): OllamaMessage {
@@ -42,7 +43,8 @@ export function toOllamaChatRequest(model: string, request: ModelRequest, option
   if (request.system) messages.push({ role: 'system', content: request.system });
   for (const message of request.messages) messages.push(toOllamaMessage(message));
   const body: ChatRequest = { model, messages };
-  if (request.tools?.length && options.toolChoice !== 'none') body.tools = request.tools.map(toOllamaTool);
+  if (request.tools?.length && options.toolChoice !== 'none')
+    body.tools = wireTools(request.tools, 'ollama', (tools) => tools.map(toOllamaTool));
   const modelOptions: NonNullable<ChatRequest['options']> = {};
   if (options.temperature !== undefined) modelOptions.temperature = options.temperature;
   if (options.maxTokens !== undefined) modelOptions.num_predict = options.maxTokens;

@@ -7,6 +7,7 @@ import type {
 import type { Message, ModelRequest, RenderedTool } from '../../src/contracts/model.js';
 import type { ProviderOptions, ToolChoice } from '../shared/options.js';
 import { argumentsString } from '../shared/sdk-provider.js';
+import { wireTools } from '../shared/wire-tools.js';
 
 export interface OpenAIWireOptions {
   /** OpenAI's own API wants `max_completion_tokens`; most compatible servers only know `max_tokens`. */
@@ -57,7 +58,7 @@ export function toOpenAIChatParams(
   for (const message of request.messages) messages.push(toOpenAIMessage(message));
   const params: ChatCompletionCreateParamsNonStreaming = { model, messages };
   if (request.tools?.length) {
-    params.tools = request.tools.map(toOpenAITool);
+    params.tools = wireTools(request.tools, 'openai', (tools) => tools.map(toOpenAITool));
     if (options.toolChoice) params.tool_choice = toOpenAIToolChoice(options.toolChoice);
   }
   if (request.stop?.length) params.stop = request.stop.slice(0, 4);
