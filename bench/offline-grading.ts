@@ -44,8 +44,39 @@ function collectGarbage(): void {
   (runInNewContext('gc') as () => void)();
 }
 
+/** One pass of `gradeOutputs` over every job, each into its own run directory under `dir`. */
+async function gradeAll(
+  jobs: { outputs: string; suite: ReturnType<typeof loadSuite> }[],
+  dir: string,
+  tag: string,
+): Promise<RunAggregate[]> {
+  const aggregates: RunAggregate[] = [];
+  for (const [i, job] of jobs.entries()) {
+    const { aggregate } = await gradeOutputs({
+      suite: job.suite,
+      outputsFile: job.outputs,
+      runDir: join(dir, `${tag}-${i}`),
+      header: {
+        type: 'header',
+        format: RUN_LOG_FORMAT,
+        runId: `bench-${tag}-${i}`,
+        toolgaugeVersion: 'bench',
+        startedAt: new Date().toISOString(),
+        gitCommit: null,
+        configFile: job.suite.file,
+        config: { repeats: 1 },
+      },
+      renderer: 'recorded',
+      textProtocol: 'python-call',
+      graders: Object.values(graders),
+    });
+    aggregates.push(aggregate);
+  }
+  return aggregates;
+}
+
 /**
- * Issue 8: offline grading throughput. The 2,356 recorded BFCL replies are repeated to 20,000 lines and graded
+ * Issue 6: offline grading throughput. The 2,356 recorded BFCL replies are repeated to 20,000 lines and graded
  * with every built-in grader against the imported suites, exactly as `toolgauge grade` does. Timed (`value`): one
  * cold pass of `gradeOutputs` per suite: reading the outputs file twice (validation pass, grading pass), parsing each
  * reply, every grader, the aggregate, and run.jsonl written and fsynced. Not timed: process start, module loading,
@@ -74,30 +105,9 @@ export async function benchOfflineGrading(): Promise<OfflineGradingResult> {
   });
   const cases = jobs.reduce((n, j) => n + j.count, 0);
   collectGarbage();
-  const aggregates: RunAggregate[] = [];
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  for (const [i, job] of jobs.entries()) {
-    const { aggregate } = await gradeOutputs({
-      suite: job.suite,
-      outputsFile: job.outputs,
-      runDir: join(dir, `run-${i}`),
-      header: {
-        type: 'header',
-        format: RUN_LOG_FORMAT,
-        runId: `bench-${i}`,
-        toolgaugeVersion: 'bench',
-        startedAt: new Date().toISOString(),
-        gitCommit: null,
-        configFile: job.suite.file,
-        config: { repeats: 1 },
-      },
-      renderer: 'recorded',
-      textProtocol: 'python-call',
-      graders: Object.values(graders),
-    });
-    aggregates.push(aggregate);
-  }
+  const aggregates = await gradeAll(jobs, dir, 'run');
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const cpuMs = Math.round((cpu.user + cpu.system) / 1000);
@@ -109,9 +119,14 @@ export async function benchOfflineGrading(): Promise<OfflineGradingResult> {
     );
   }
   const reportMs = Math.round(performance.now() - r0);
-  rmSync(dir, { recursive: true, force: true });
   const value = Math.round(cases / seconds);
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  // Context, not the figure (and after the peak RSS was read): the same work again in this process, its code
+  // now compiled and warm.
+  const w0 = performance.now();
+  await gradeAll(jobs, dir, 'warm');
+  const warm = Math.round(cases / ((performance.now() - w0) / 1000));
+  rmSync(dir, { recursive: true, force: true });
   return {
     name: 'offline grading',
     value,
@@ -122,7 +137,8 @@ export async function benchOfflineGrading(): Promise<OfflineGradingResult> {
       `${cases} recorded BFCL outputs (2,356 repeated) × all graders, compiled build, one cold pass: read + validate + ` +
       `parse + grade + ` +
       `run.jsonl written; ${seconds.toFixed(2)} s (CPU ${(cpuMs / 1000).toFixed(2)} s); ` +
-      `report phase (summary.md) ${reportMs} ms, not included; peak RSS ${peakRssMb} MB`,
+      `report phase (summary.md) ${reportMs} ms, not included; a second pass in the same process (code warm) ` +
+      `${warm.toLocaleString('en')} cases/s; peak RSS ${peakRssMb} MB`,
     peakRssMb,
     cpuMs,
     reportMs,
