@@ -85,7 +85,7 @@ export const correctArguments: Grader = {
         if (matchedRefs.has(i)) shown.push(showCall(r.tool, r.call.args));
       }
       reason = `made the ${expected.length} expected call(s): ${shown.join(', ')}`;
-    } else reason = failures.join('; ');
+    } else reason = collapseRepeats(failures).join('; ');
     return {
       grader: NAME,
       pass,
@@ -97,6 +97,15 @@ export const correctArguments: Grader = {
 };
 
 const OTHER_TOOL = [''];
+
+/** Identical problems once each, in first-seen order, with a count when repeated (`… (×2)`). */
+function collapseRepeats(items: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
+  const out: string[] = [];
+  for (const [item, n] of counts) out.push(n > 1 ? `${item} (×${n})` : item);
+  return out;
+}
 
 /** The offered tools by name (first wins), built once per tools list: offline grading reuses a case's list. */
 const byName = new WeakMap<ToolDef[], { length: number; tools: Map<string, ToolDef> }>();

@@ -193,6 +193,26 @@ describe('correct-arguments', () => {
     expect(g?.reason).toContain('youtube.play, which is not one of the 1 tools offered');
   });
 
+  it('the same problem twice is said once, with a count', () => {
+    const twice = caseOf({
+      calls: [
+        { tool: 'spotify.play', args: { artist: ['Adele'] } },
+        { tool: 'spotify.play', args: { artist: ['Adele'] } },
+      ],
+      order: 'parallel',
+    });
+    const g = run(twice, '[spotify.play(artist="Muse")]');
+    expect(g).toMatchObject({
+      pass: false,
+      score: 0,
+      data: { matched: 0, unmatched: ['spotify.play', 'spotify.play'] },
+    });
+    // both expected calls are explained by the one call to the same tool
+    expect(g?.reason).toBe("called spotify.play with artist='Muse'; expected one of ['Adele'] (×2)");
+    const none = run(twice, 'I cannot play music.');
+    expect(none?.reason).toBe('spotify.play was never called (×2)');
+  });
+
   it('JSON Schema violations are reported (ajv)', () => {
     const one = caseOf({ calls: [{ tool: 'spotify.play' }] });
     const g = run(one, '[spotify.play(artist=7)]');

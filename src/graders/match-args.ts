@@ -188,7 +188,10 @@ export function matchCall(call: CallLike, expected: ExpectedCall, tool: ToolDef 
       }
     }
     if (!isAllowed(value, w)) {
-      problems.push(explain ? `${param}=${show(value)}; expected one of ${show(allowed.filter((v) => v !== ''))}` : '');
+      // `""` in an allowed list means "may be omitted": say so instead of showing it as a value.
+      const values = allowed.filter((v) => v !== '');
+      const omit = values.length < allowed.length ? ' (or the parameter omitted)' : '';
+      problems.push(explain ? `${param}=${show(value)}; expected one of ${show(values)}${omit}` : '');
     }
   }
   return problems;
