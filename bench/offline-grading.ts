@@ -20,7 +20,9 @@ const { graders } = (await import(join(DIST, 'graders/index.js'))) as typeof imp
 const { gradeOutputs } = (await import(
   join(DIST, 'graders/offline/grade-outputs.js')
 )) as typeof import('../src/graders/offline/grade-outputs.js');
-const { renderSummary } = (await import(join(DIST, 'report/summary.js'))) as typeof import('../src/report/summary.js');
+const { writeReports } = (await import(
+  join(DIST, 'report/write-reports.js')
+)) as typeof import('../src/report/write-reports.js');
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RECORDED = join(ROOT, 'tests', 'fixtures', 'bfcl-recorded');
@@ -31,7 +33,7 @@ export interface OfflineGradingResult extends BenchResult {
   peakRssMb: number;
   /** CPU time (user + system) of the timed grading, ms. */
   cpuMs: number;
-  /** The report phase after grading (summary.md from the aggregate, as `toolgauge grade` does), ms; not in `value`. */
+  /** The report phase after grading (every report, from run.jsonl, as `toolgauge grade` does), ms; not in `value`. */
   reportMs: number;
 }
 
@@ -80,7 +82,7 @@ async function gradeAll(
  * with every built-in grader against the imported suites, exactly as `toolgauge grade` does. Timed (`value`): one
  * cold pass of `gradeOutputs` per suite: reading the outputs file twice (validation pass, grading pass), parsing each
  * reply, every grader, the aggregate, and run.jsonl written and fsynced. Not timed: process start, module loading,
- * loading the suites, writing the outputs files. The report phase (summary.md from the aggregate) is timed
+ * loading the suites, writing the outputs files. The report phase (every report written from run.jsonl) is timed
  * separately (`reportMs`). Results are not cached across lines: a repeated line is graded again in full.
  * Target ≥ 50,000 cases/s.
  */
@@ -113,10 +115,14 @@ export async function benchOfflineGrading(): Promise<OfflineGradingResult> {
   const cpuMs = Math.round((cpu.user + cpu.system) / 1000);
   const r0 = performance.now();
   for (const [i, aggregate] of aggregates.entries()) {
-    writeFileSync(
-      join(dir, `run-${i}`, 'summary.md'),
-      renderSummary(aggregate, { runDir: `run-${i}`, interrupted: false }),
-    );
+    const runDir = join(dir, `run-${i}`);
+    await writeReports({
+      runDir,
+      runLog: join(runDir, 'run.jsonl'),
+      displayDir: runDir,
+      aggregate,
+      interrupted: false,
+    });
   }
   const reportMs = Math.round(performance.now() - r0);
   const value = Math.round(cases / seconds);
@@ -137,7 +143,7 @@ export async function benchOfflineGrading(): Promise<OfflineGradingResult> {
       `${cases} recorded BFCL outputs (2,356 repeated) × all graders, compiled build, one cold pass: read + validate + ` +
       `parse + grade + ` +
       `run.jsonl written; ${seconds.toFixed(2)} s (CPU ${(cpuMs / 1000).toFixed(2)} s); ` +
-      `report phase (summary.md) ${reportMs} ms, not included; a second pass in the same process (code warm) ` +
+      `report phase (summary.md, report.html, results.csv, junit.xml, run.json from run.jsonl) ${reportMs} ms, not included; a second pass in the same process (code warm) ` +
       `${warm.toLocaleString('en')} cases/s; peak RSS ${peakRssMb} MB`,
     peakRssMb,
     cpuMs,

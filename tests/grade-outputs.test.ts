@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gradeCommand } from '../src/cli/grade-command.js';
 import type { CaseRecord, RunFooter, RunHeader } from '../src/contracts/run-log.js';
+import { REPORT_FILES } from '../src/report/write-reports.js';
 import { FIXTURES, readRecords } from './cli-helpers.js';
 
 const call = (args: object) =>
@@ -117,5 +118,38 @@ describe('toolgauge grade --outputs (offline grading of recorded outputs)', () =
     await expect(grade([{ case: 'read-sheet-zh', output: read }], { protocol: 'yaml' })).rejects.toThrow(
       /--protocol yaml: unknown protocol/,
     );
+  });
+
+  it('a file with a bad line leaves no run folder behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-grade-bad-'));
+    const outputs = join(dir, 'outputs.jsonl');
+    writeFileSync(
+      outputs,
+      `${JSON.stringify({ case: 'read-sheet-zh', output: read })}\n{"case": "nope", "output": ""}\n`,
+    );
+    const out = join(dir, 'reports');
+    await expect(gradeCommand({ suite: join(FIXTURES, 'mini.yaml'), outputs, out, quiet: true })).rejects.toThrow(
+      /outputs\.jsonl:2: case 'nope'/,
+    );
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+  });
+
+  it('writes the same reports as eval, and the summary links them', async () => {
+    const { runDir } = await grade([
+      { case: 'read-sheet-zh', output: read },
+      { case: 'read-sheet-zh', output: 'Sure, which file?' },
+    ]);
+    for (const file of REPORT_FILES) expect(existsSync(join(runDir, file)), file).toBe(true);
+    const html = readFileSync(join(runDir, 'report.html'), 'utf8');
+    expect(html).toContain('read-sheet-zh');
+    const csv = readFileSync(join(runDir, 'results.csv'), 'utf8');
+    // one row per grade of each graded line
+    expect(csv).toContain(
+      'mini/read-sheet-zh|recorded|recorded|0,mini,read-sheet-zh,recorded,recorded,false,0,parseable,true',
+    );
+    expect(csv).toContain(
+      'mini/read-sheet-zh|recorded|recorded|1,mini,read-sheet-zh,recorded,recorded,false,1,parseable,false',
+    );
+    expect(readFileSync(join(runDir, 'summary.md'), 'utf8')).toContain('report.html');
   });
 });

@@ -1,5 +1,5 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { appendFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { resolveSuitePath } from '../config/load-config.js';
 import { loadSuite } from '../config/load-suite.js';
 import { displayPath } from '../config/load-yaml.js';
@@ -8,8 +8,9 @@ import type { Protocol } from '../contracts/model.js';
 import { RUN_LOG_FORMAT } from '../contracts/run-log.js';
 import { ToolgaugeError } from '../errors.js';
 import { gradeOutputs } from '../graders/offline/grade-outputs.js';
-import { renderSummary } from '../report/summary.js';
+import { REPORT_FILES, writeReports } from '../report/write-reports.js';
 import { toolgaugeVersion } from '../util/package-root.js';
+import { Progress } from './progress.js';
 import { gitCommit, newRunId } from './run-meta.js';
 
 export interface GradeFlags {
@@ -29,8 +30,8 @@ const PROTOCOLS: readonly Protocol[] = ['xml-tags', 'json', 'python-call', 'nati
 
 /**
  * `toolgauge grade --suite S --outputs F.jsonl [--renderer R] [--protocol P] [--grader G…] [--out DIR]`: grades
- * recorded outputs (production logs, BFCL result files) with the suite's expectations, writes run.jsonl and
- * summary.md like `eval`, prints the summary. Exit 0 (2 on bad input).
+ * recorded outputs (production logs, BFCL result files) with the suite's expectations, writes run.jsonl and the
+ * same reports as `eval`, shows progress on stderr and prints the summary. Exit 0 (2 on bad input).
  */
 export async function gradeCommand(flags: GradeFlags): Promise<number> {
   if (flags.protocol !== undefined && !PROTOCOLS.includes(flags.protocol as Protocol)) {
@@ -43,12 +44,9 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
   const textProtocol: Protocol = imported ? 'python-call' : 'xml-tags';
   const runId = newRunId();
   const runDir = resolve(flags.out ?? 'reports', runId);
-  mkdirSync(runDir, { recursive: true });
   const renderer = flags.renderer ?? 'recorded';
-  process.stderr.write(
-    `toolgauge: grading ${displayPath(resolve(flags.outputs))} against ${loaded.suite.name} → ${displayPath(runDir)}\n`,
-  );
-  const { aggregate } = await gradeOutputs({
+  let progress: Progress | undefined;
+  const { aggregate, runLog } = await gradeOutputs({
     suite: { ...loaded, file: displayPath(loaded.file) },
     outputsFile: resolve(flags.outputs),
     outputsLabel: flags.outputs,
@@ -72,10 +70,27 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
     renderer,
     textProtocol: (flags.protocol as Protocol | undefined) ?? textProtocol,
     graders,
+    onStart(planned) {
+      process.stderr.write(
+        `toolgauge: grading ${planned} line(s) of ${displayPath(resolve(flags.outputs))} against ${loaded.suite.name} → ${displayPath(runDir)}\n`,
+      );
+      progress = new Progress(planned, process.stderr, flags.quiet);
+    },
+    onCase: (record, done) => progress?.update(record, done),
   });
-  const summary = renderSummary(aggregate, { runDir: displayPath(runDir), interrupted: false });
-  writeFileSync(join(runDir, 'summary.md'), summary);
+  progress?.end();
+  // The same reports as eval (summary.md, report.html, results.csv, junit.xml, run.json), from the run log.
+  const summary = await writeReports({
+    runDir,
+    runLog,
+    displayDir: displayPath(runDir),
+    aggregate,
+    interrupted: false,
+  });
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, summary);
-  if (!flags.quiet) process.stdout.write(`\n${summary}`);
+  if (!flags.quiet) {
+    process.stdout.write(`\n${summary}`);
+    process.stderr.write(`grade: wrote run.jsonl, ${REPORT_FILES.join(', ')} in ${displayPath(runDir)}\n`);
+  }
   return 0;
 }

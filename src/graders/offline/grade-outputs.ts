@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServerPool } from '../../catalog/server-pool.js';
 import { filterTools } from '../../catalog/tool-filter.js';
@@ -33,6 +34,8 @@ export interface GradeOutputsInput {
   /** Forces one protocol for every line. */
   protocol?: Protocol;
   graders: Grader[];
+  /** Called once the whole file is validated, before anything is written: how many lines will be graded. */
+  onStart?: (planned: number) => void;
   onCase?: (record: CaseRecord, done: number) => void;
 }
 
@@ -79,8 +82,8 @@ function outputLine(text: string, n: number, label: string): OutputLine | null {
 /**
  * Grades recorded model outputs against a suite's cases with the same graders, CaseRecord format and run log as
  * `eval`: one transcript per line (one turn per output, parsed as a live reply), no model and no tool execution.
- * The file is validated in a first pass (a bad line stops the run before anything is written), then graded line
- * by line; only counts are held in memory.
+ * The file is validated in a first pass (a bad line stops the run before anything is written, the run folder
+ * included), then graded line by line; only counts are held in memory.
  */
 export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutputsResult> {
   const { suite } = input.suite;
@@ -115,6 +118,9 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
     suites: [{ name: suite.name, file: input.suite.file, cases: suite.cases.length }],
     plannedCases: planned,
   };
+  input.onStart?.(planned);
+  // Created only now: a file with a bad line leaves no empty run folder behind.
+  mkdirSync(input.runDir, { recursive: true });
   const runLog = join(input.runDir, 'run.jsonl');
   const writer = new RunLogWriter(runLog);
   const aggregate = new RunAggregate(header);
