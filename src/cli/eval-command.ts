@@ -16,6 +16,7 @@ import { runEval } from '../runner/run-eval.js';
 import { inShard, parseShard } from '../runner/shard.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { sharedTokenCounter } from '../util/token-counter.js';
+import { abortOnInterrupt, EXIT_INTERRUPTED } from './interrupt.js';
 import { Progress } from './progress.js';
 import { gitCommit, newRunId } from './run-meta.js';
 
@@ -31,9 +32,6 @@ export interface EvalFlags extends ConfigOverrides, CassetteFlags {
   /** Only these plan keys (`replay --failures`). */
   onlyKeys?: ReadonlySet<string>;
 }
-
-/** Exit code of a run interrupted by the user (128 + SIGINT), as shells report it. */
-export const EXIT_INTERRUPTED = 130;
 
 export async function evalCommand(flags: EvalFlags): Promise<number> {
   const resumed = flags.resume ? await readResume(flags.resume) : undefined;
@@ -81,15 +79,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   };
 
   const controller = new AbortController();
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts > 1) process.exit(EXIT_INTERRUPTED);
-    process.stderr.write('\ninterrupted: stopping after the cases in flight (Ctrl-C again to quit at once)\n');
-    controller.abort(new ToolgaugeError('ABORTED', 'interrupted by the user'));
-  };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
+  const stopListening = abortOnInterrupt(controller, 'stopping after the cases in flight');
 
   const progress = new Progress(total, process.stderr, flags.quiet);
   process.stderr.write(
@@ -130,8 +120,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     throw e;
   } finally {
     sharedTokenCounter().save();
-    process.off('SIGINT', onSigint);
-    process.off('SIGTERM', onSigint);
+    stopListening();
   }
   // Reports and gate: compare with the committed baseline (when there is one), write every report, exit code.
   let judged: ReturnType<typeof judgeRun> | undefined;

@@ -10,6 +10,7 @@ import { ToolgaugeError } from '../errors.js';
 import { gradeOutputs } from '../graders/offline/grade-outputs.js';
 import { REPORT_FILES, writeReports } from '../report/write-reports.js';
 import { toolgaugeVersion } from '../util/package-root.js';
+import { abortOnInterrupt, EXIT_INTERRUPTED } from './interrupt.js';
 import { Progress } from './progress.js';
 import { gitCommit, newRunId } from './run-meta.js';
 
@@ -31,7 +32,8 @@ const PROTOCOLS: readonly Protocol[] = ['xml-tags', 'json', 'python-call', 'nati
 /**
  * `toolgauge grade --suite S --outputs F.jsonl [--renderer R] [--protocol P] [--grader G…] [--out DIR]`: grades
  * recorded outputs (production logs, BFCL result files) with the suite's expectations, writes run.jsonl and the
- * same reports as `eval`, shows progress on stderr and prints the summary. Exit 0 (2 on bad input).
+ * same reports as `eval`, shows progress on stderr and prints the summary. Exit 0 (2 on bad input, 130 when
+ * interrupted: the lines graded so far are kept and reported).
  */
 export async function gradeCommand(flags: GradeFlags): Promise<number> {
   if (flags.protocol !== undefined && !PROTOCOLS.includes(flags.protocol as Protocol)) {
@@ -46,7 +48,9 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
   const runDir = resolve(flags.out ?? 'reports', runId);
   const renderer = flags.renderer ?? 'recorded';
   let progress: Progress | undefined;
-  const { aggregate, runLog } = await gradeOutputs({
+  const controller = new AbortController();
+  const stopListening = abortOnInterrupt(controller, 'stopping after the lines being graded');
+  const { aggregate, runLog, interrupted } = await gradeOutputs({
     suite: { ...loaded, file: displayPath(loaded.file) },
     outputsFile: resolve(flags.outputs),
     outputsLabel: flags.outputs,
@@ -77,7 +81,8 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
       progress = new Progress(planned, process.stderr, flags.quiet);
     },
     onCase: (record, done) => progress?.update(record, done),
-  });
+    signal: controller.signal,
+  }).finally(stopListening);
   progress?.end();
   // The same reports as eval (summary.md, report.html, results.csv, junit.xml, run.json), from the run log.
   const summary = await writeReports({
@@ -85,12 +90,18 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
     runLog,
     displayDir: displayPath(runDir),
     aggregate,
-    interrupted: false,
+    interrupted,
   });
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, summary);
   if (!flags.quiet) {
     process.stdout.write(`\n${summary}`);
     process.stderr.write(`grade: wrote run.jsonl, ${REPORT_FILES.join(', ')} in ${displayPath(runDir)}\n`);
+  }
+  if (interrupted) {
+    process.stderr.write(
+      `grade: interrupted after ${aggregate.total} of the file's lines; every graded line is kept\n`,
+    );
+    return EXIT_INTERRUPTED;
   }
   return 0;
 }

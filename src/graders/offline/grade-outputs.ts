@@ -37,12 +37,19 @@ export interface GradeOutputsInput {
   /** Called once the whole file is validated, before anything is written: how many lines will be graded. */
   onStart?: (planned: number) => void;
   onCase?: (record: CaseRecord, done: number) => void;
+  /**
+   * Stops the grading early (Ctrl-C): every line graded so far stays in the run log, whose footer says interrupted.
+   * Lines are graded in batches without yielding, so an abort takes effect at the end of the batch in hand.
+   */
+  signal?: AbortSignal;
 }
 
 export interface GradeOutputsResult {
   aggregate: RunAggregate;
   runLog: string;
   header: RunHeader;
+  /** Stopped by `signal` before the end of the file. */
+  interrupted: boolean;
 }
 
 /**
@@ -128,8 +135,13 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
   const tools = new CaseTools(input.suite);
   const repeats = new Map<string, number>();
   let done = 0;
+  let interrupted = false;
   try {
     for await (const { first, texts } of numberedLines(input.outputsFile, label)) {
+      if (input.signal?.aborted) {
+        interrupted = true;
+        break;
+      }
       for (let i = 0; i < texts.length; i++) {
         const line = outputLine(texts[i] as string, first + i, label);
         if (!line) continue;
@@ -151,13 +163,13 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
     writer.write({
       type: 'footer',
       finishedAt: new Date().toISOString(),
-      interrupted: false,
+      interrupted,
       completed: done,
       errors: aggregate.totalErrors,
     });
     writer.close();
   }
-  return { aggregate, runLog, header };
+  return { aggregate, runLog, header, interrupted };
 }
 
 function gradeLine(
