@@ -8,6 +8,8 @@ import { mockProviders, runCliWithEnv, writeConfig } from './fixtures/providers-
 import { suiteOracleResponder } from './fixtures/providers-mock/oracle-responder.js';
 
 const SUITE = join(FIXTURES, 'mini.yaml');
+/** `openai:` with `api: 'responses'`: the Responses API row of the table. */
+const RESPONSES = 'openai:mock-responses';
 let mock: LlmMockHandle;
 
 beforeAll(async () => {
@@ -23,12 +25,20 @@ async function evalNative(stream: boolean): Promise<{ cases: CaseRecord[]; heade
   const { file } = writeConfig({
     suites: [SUITE],
     renderers: ['native-functions'],
-    providers: mockProviders(mock.url, { stream }),
+    providers: [
+      ...mockProviders(mock.url, { stream }),
+      // The same loop over the OpenAI Responses API (POST /v1/responses).
+      {
+        id: RESPONSES,
+        options: { baseURL: `${mock.url}/v1`, api: 'responses', maxRetries: 0, timeoutMs: 20_000, stream },
+      },
+    ],
     gate: { maxInfraErrorRate: 0, minPassRate: { parseable: 1, 'correct-arguments': 1 } },
   });
   const res = await runCliWithEnv(['eval', '-c', file, '-q'], {
     MOCK_COMPAT_KEY: 'compat-key',
     ANTHROPIC_API_KEY: 'anthropic-key',
+    OPENAI_API_KEY: 'openai-key',
   });
   expect(res.stderr).toContain('gate: passed');
   expect(res.code).toBe(0);
@@ -36,7 +46,7 @@ async function evalNative(stream: boolean): Promise<{ cases: CaseRecord[]; heade
   const records = readRecords(join(dir, 'run.jsonl'));
   // Every exchange went over the wire, in the requested mode.
   const wire = mock.requests.slice(before);
-  expect(new Set(wire.map((r) => r.api))).toEqual(new Set(['openai', 'anthropic', 'ollama']));
+  expect(new Set(wire.map((r) => r.api))).toEqual(new Set(['openai', 'openai-responses', 'anthropic', 'ollama']));
   for (const r of wire) expect(r.neutral?.stream, `${r.path} stream flag`).toBe(stream);
   return {
     header: records[0] as RunHeader,
@@ -46,14 +56,14 @@ async function evalNative(stream: boolean): Promise<{ cases: CaseRecord[]; heade
 }
 
 function checkRoundTrip(cases: CaseRecord[]): void {
-  expect(cases).toHaveLength(9); // 3 cases × 3 providers
+  expect(cases).toHaveLength(12); // 3 cases × 4 providers
   for (const c of cases) {
     expect(c.error, c.key).toBeUndefined();
     expect(c.simulated).toBe(false);
     expect(c.protocol).toBe('native');
     for (const g of c.grades) expect(g.pass, `${c.key} ${g.grader}: ${g.reason}`).toBe(true);
   }
-  for (const provider of ['openai-compatible:mock-model', 'anthropic:mock', 'ollama:mock']) {
+  for (const provider of ['openai-compatible:mock-model', 'anthropic:mock', 'ollama:mock', RESPONSES]) {
     const read = cases.find((c) => c.key === `mini/read-sheet-zh|native-functions|${provider}|0`);
     expect(read, provider).toBeDefined();
     const [t1, t2] = read!.transcript.turns;
@@ -76,7 +86,7 @@ function checkRoundTrip(cases: CaseRecord[]): void {
 }
 
 describe('native-functions round-trips through the wire mock (real CLI, real SDK clients)', () => {
-  it('non-streaming: openai-compatible, anthropic and ollama run the full tool loop and pass every grade', async () => {
+  it('non-streaming: openai-compatible, anthropic, ollama and openai (Responses API) run the full tool loop and pass every grade', async () => {
     const { cases, header, summary } = await evalNative(false);
     expect(header.providers.every((p) => !p.simulated)).toBe(true);
     checkRoundTrip(cases);

@@ -22,6 +22,7 @@ export async function serveLlm(options: ServeLlmOptions = {}): Promise<LlmMockHa
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   log(`toolgauge LLM wire mock listening on ${handle.url}`);
   log(`  OpenAI     POST ${handle.url}/v1/chat/completions   (baseURL ${handle.url}/v1)`);
+  log(`  OpenAI     POST ${handle.url}/v1/responses          (Responses API; provider option api: responses)`);
   log(`  Anthropic  POST ${handle.url}/v1/messages           (baseURL ${handle.url})`);
   log(`  Ollama     POST ${handle.url}/api/chat              (host ${handle.url})`);
   return handle;

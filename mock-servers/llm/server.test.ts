@@ -1,3 +1,5 @@
+import OpenAI from 'openai';
+import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Provider } from '../../src/contracts/provider.js';
 import { echoResponder, providerResponder, scriptedResponder } from './responders.js';
@@ -77,6 +79,112 @@ describe('LLM wire mock: stream framing', () => {
     expect(lines.at(-1)).toMatchObject({ done: true, done_reason: 'stop' });
     expect(lines.slice(0, -1).every((l) => l.done === false)).toBe(true);
     expect(lines.some((l) => l.message.tool_calls?.[0]?.function.arguments.city === 'Paris')).toBe(true);
+  });
+});
+
+describe('LLM wire mock: OpenAI Responses API', () => {
+  const reply = { ...toolReply, usage: { input: 30, output: 9, cached: 12 } };
+  const client = () => new OpenAI({ apiKey: 'k', baseURL: `${mock?.url}/v1`, maxRetries: 0 });
+  const request = { model: 'm', instructions: 'be brief', input: 'weather in Paris?' };
+  const expectedOutput = (n: number) => [
+    {
+      type: 'message',
+      id: `msg_${n}`,
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: 'Let me check.', annotations: [] }],
+    },
+    {
+      type: 'function_call',
+      id: `fc_${n}_0`,
+      call_id: `call_${n}_0`,
+      name: 'get_weather',
+      arguments: '{"city":"Paris"}',
+      status: 'completed',
+    },
+  ];
+
+  it('a JSON reply parses with the real SDK: message + function_call items and usage with cached tokens', async () => {
+    mock = await startLlmMock({ responder: scriptedResponder([reply]) });
+    const response = await client().responses.create(request);
+    expect(response).toMatchObject({ id: 'resp_1', object: 'response', status: 'completed', model: 'm' });
+    expect(response.output).toEqual(expectedOutput(1));
+    expect(response.output_text).toBe('Let me check.'); // added by the SDK from the message items
+    expect(response.usage).toEqual({
+      input_tokens: 30,
+      output_tokens: 9,
+      total_tokens: 39,
+      input_tokens_details: { cached_tokens: 12 },
+      output_tokens_details: { reasoning_tokens: 0 },
+    });
+    expect(mock.requests[0]?.neutral).toMatchObject({
+      api: 'openai-responses',
+      system: 'be brief',
+      messages: [{ role: 'user', content: 'weather in Paris?' }],
+      stream: false,
+    });
+  });
+
+  it('an SSE reply is the named event sequence, and the SDK stream helper accumulates it to the same response', async () => {
+    mock = await startLlmMock({ responder: scriptedResponder([reply, reply]) });
+    const events: ResponseStreamEvent[] = [];
+    for await (const event of await client().responses.create({ ...request, stream: true })) events.push(event);
+    expect(events.map((e) => e.type)).toEqual([
+      'response.created',
+      'response.in_progress',
+      'response.output_item.added',
+      'response.content_part.added',
+      'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.delta',
+      'response.function_call_arguments.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+    const final = events.at(-1);
+    expect(final?.type === 'response.completed' && final.response.output).toEqual(expectedOutput(1));
+    // The SDK's own accumulator is strict about item/content indices: it must rebuild the same output.
+    const accumulated = await client().responses.stream(request).finalResponse();
+    expect(accumulated.output).toMatchObject(expectedOutput(2)); // plus the helper's `parsed` fields
+    expect(accumulated.output_text).toBe('Let me check.');
+    expect(mock.requests[1]?.neutral?.stream).toBe(true);
+  });
+
+  it('reads function_call / function_call_output items back into one assistant turn and its tool result', async () => {
+    mock = await startLlmMock({ responder: echoResponder });
+    const res = await post('/responses', {
+      model: 'm',
+      input: [
+        { role: 'developer', content: 'sys' },
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
+        { role: 'assistant', content: 'Let me check.' },
+        { type: 'function_call', call_id: 'c1', name: 'lookup', arguments: '{"q":1}' },
+        { type: 'function_call_output', call_id: 'c1', output: 'found it' },
+      ],
+      tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object' } }, { type: 'web_search' }],
+    });
+    expect(res.status).toBe(200);
+    expect(mock.requests[0]?.neutral).toMatchObject({
+      system: 'sys',
+      messages: [
+        { role: 'user', content: 'hi' },
+        {
+          role: 'assistant',
+          content: 'Let me check.',
+          toolCalls: [{ id: 'c1', name: 'lookup', arguments: '{"q":1}' }],
+        },
+        { role: 'tool', toolCallId: 'c1', name: 'lookup', content: 'found it' },
+      ],
+      tools: [{ name: 'lookup', description: '', parameters: { type: 'object' } }],
+    });
+    expect(await res.json()).toMatchObject({ output: [{ content: [{ text: 'The tool lookup returned: found it' }] }] });
   });
 });
 

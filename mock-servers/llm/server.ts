@@ -6,10 +6,13 @@ import { errorBody, estimateUsage, malformedFrame, type WireContext, type WireOu
 import { anthropicJson, anthropicStream } from './write-anthropic.js';
 import { ollamaJson, ollamaStream } from './write-ollama.js';
 import { openaiJson, openaiStream } from './write-openai.js';
+import { responsesJson, responsesStream } from './write-openai-responses.js';
 
 const ROUTES: Record<string, LlmApi> = {
   '/v1/chat/completions': 'openai',
   '/chat/completions': 'openai',
+  '/v1/responses': 'openai-responses',
+  '/responses': 'openai-responses',
   '/v1/messages': 'anthropic',
   '/api/chat': 'ollama',
 };
@@ -27,6 +30,8 @@ function render(api: LlmApi, stream: boolean, reply: MockReply, ctx: WireContext
   switch (api) {
     case 'openai':
       return stream ? openaiStream(reply, ctx) : openaiJson(reply, ctx);
+    case 'openai-responses':
+      return stream ? responsesStream(reply, ctx) : responsesJson(reply, ctx);
     case 'anthropic':
       return stream ? anthropicStream(reply, ctx) : anthropicJson(reply, ctx);
     case 'ollama':
@@ -40,8 +45,8 @@ function authorised(req: IncomingMessage, key: string | undefined): boolean {
 }
 
 /**
- * A wire-protocol mock of the OpenAI, Anthropic and Ollama chat APIs on loopback (node:http, no dependency), so
- * tests drive the real SDK clients. Hand-written on purpose: fault injection needs byte-level control of streams.
+ * A wire-protocol mock of the OpenAI (Chat Completions and Responses), Anthropic and Ollama chat APIs on loopback
+ * (node:http, no dependency), so tests drive the real SDK clients. Hand-written on purpose: fault injection needs byte-level control of streams.
  */
 export async function startLlmMock(options: LlmMockOptions): Promise<LlmMockHandle> {
   const requests: RecordedRequest[] = [];
@@ -147,6 +152,10 @@ export async function startLlmMock(options: LlmMockOptions): Promise<LlmMockHand
         res.socket?.destroy();
         return;
       }
+      if (fault?.stallAfterFrames !== undefined) {
+        res.write(full.slice(0, Math.floor(full.length / 2)));
+        return;
+      }
       res.end(full);
       return;
     }
@@ -157,6 +166,11 @@ export async function startLlmMock(options: LlmMockOptions): Promise<LlmMockHand
       const cut = frames.slice(0, fault.truncateAfterFrames).join('');
       // Flush what was sent, then drop the connection mid-stream.
       res.write(cut, () => res.socket?.destroy());
+      return;
+    }
+    if (fault?.stallAfterFrames !== undefined) {
+      // Never ended: `close()` destroys the socket.
+      res.write(frames.slice(0, fault.stallAfterFrames).join(''));
       return;
     }
     res.end(frames.join(''));

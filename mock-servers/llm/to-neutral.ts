@@ -58,6 +58,65 @@ function fromOpenAI(body: Json): NeutralRequest {
   };
 }
 
+/** Text of a Responses message content: a string or a list of `input_text` / `output_text` parts. */
+function responsesText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  return asArray(content)
+    .map((part) => asObject(part))
+    .filter((part) => part.type === 'input_text' || part.type === 'output_text' || part.type === 'text')
+    .map((part) => asString(part.text))
+    .join('');
+}
+
+/**
+ * A Responses API body: `instructions` (and system/developer input messages) → system; input items → messages.
+ * A `function_call` item joins the assistant turn right before it (or starts one), so an assistant's text and its
+ * calls are one contract message; a `function_call_output` is a tool result named after its call.
+ */
+function fromOpenAIResponses(body: Json): NeutralRequest {
+  const system: string[] = [];
+  if (typeof body.instructions === 'string' && body.instructions) system.push(body.instructions);
+  const messages: Message[] = [];
+  const names = new Map<string, string>();
+  const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : asArray(body.input);
+  for (const raw of input) {
+    const item = asObject(raw);
+    if (item.type === 'function_call') {
+      const call: NativeCall = {
+        id: asString(item.call_id),
+        name: asString(item.name),
+        arguments: asString(item.arguments),
+      };
+      names.set(call.id, call.name);
+      const last = messages[messages.length - 1];
+      if (last?.role === 'assistant') last.toolCalls = [...(last.toolCalls ?? []), call];
+      else messages.push({ role: 'assistant', content: '', toolCalls: [call] });
+    } else if (item.type === 'function_call_output') {
+      const id = asString(item.call_id);
+      const output = typeof item.output === 'string' ? item.output : responsesText(item.output);
+      messages.push({ role: 'tool', toolCallId: id, name: names.get(id) ?? '', content: output });
+    } else if (item.type === undefined || item.type === 'message') {
+      if (item.role === 'system' || item.role === 'developer') system.push(responsesText(item.content));
+      else if (item.role === 'user') messages.push({ role: 'user', content: responsesText(item.content) });
+      else if (item.role === 'assistant') messages.push({ role: 'assistant', content: responsesText(item.content) });
+    }
+  }
+  const tools: NeutralTool[] = asArray(body.tools)
+    .map(asObject)
+    .filter((t) => t.type === 'function')
+    .map((t) => ({ name: asString(t.name), description: asString(t.description), parameters: asObject(t.parameters) }));
+  return {
+    api: 'openai-responses',
+    model: asString(body.model),
+    system: system.join('\n'),
+    messages,
+    tools,
+    stream: body.stream === true,
+    // The Responses API has no stop sequences.
+    stop: [],
+  };
+}
+
 function fromAnthropic(body: Json): NeutralRequest {
   const messages: Message[] = [];
   const names = new Map<string, string>();
@@ -148,6 +207,8 @@ export function toNeutral(api: LlmApi, body: unknown): NeutralRequest {
   switch (api) {
     case 'openai':
       return fromOpenAI(b);
+    case 'openai-responses':
+      return fromOpenAIResponses(b);
     case 'anthropic':
       return fromAnthropic(b);
     case 'ollama':

@@ -1,7 +1,7 @@
 import type { Message } from '../../src/contracts/model.js';
 
 /** Which wire protocol a request arrived in. */
-export type LlmApi = 'openai' | 'anthropic' | 'ollama';
+export type LlmApi = 'openai' | 'openai-responses' | 'anthropic' | 'ollama';
 
 /** A tool as the request offered it, in neutral terms (maps onto RenderedTool without `target`). */
 export interface NeutralTool {
@@ -65,6 +65,11 @@ export interface Fault {
   delayMs?: number;
   /** Close the socket after this many stream frames (non-stream: after half the body). */
   truncateAfterFrames?: number;
+  /**
+   * Send this many stream frames, then nothing more while keeping the connection open (a model that stalls
+   * mid-reply; non-stream: half the body). The client's timeout has to end it.
+   */
+  stallAfterFrames?: number;
   /** Send an unparsable frame after the first one (non-stream: an invalid JSON body). */
   malformed?: boolean;
 }

@@ -39,6 +39,8 @@ export function malformedFrame(api: LlmApi): string {
   switch (api) {
     case 'openai':
       return 'data: {"id": "chatcmpl-broken", "choices": [\n\n';
+    case 'openai-responses':
+      return 'event: response.output_text.delta\ndata: {"type": "response.output_text.delta", "delta": \n\n';
     case 'anthropic':
       return 'event: content_block_delta\ndata: {"type": "content_block_delta", "index": \n\n';
     case 'ollama':
@@ -50,6 +52,7 @@ export function malformedFrame(api: LlmApi): string {
 export function errorBody(api: LlmApi, status: number, message: string): unknown {
   switch (api) {
     case 'openai':
+    case 'openai-responses':
       return { error: { message, type: status === 429 ? 'rate_limit_error' : 'server_error', code: String(status) } };
     case 'anthropic': {
       const type =

@@ -1,7 +1,7 @@
 import type { ProviderFactory } from '../../src/contracts/provider.js';
 import { ToolgaugeError } from '../../src/errors.js';
 import { readKey, registerHeaderSecrets } from '../shared/env.js';
-import { parseProviderOptions } from '../shared/options.js';
+import { parseProviderOptions, rejectResponsesApi } from '../shared/options.js';
 import { createAnthropicProvider } from './anthropic-provider.js';
 
 export { type AnthropicProviderSettings, createAnthropicProvider } from './anthropic-provider.js';
@@ -13,6 +13,7 @@ export const anthropicFactory: ProviderFactory = {
   create(model, rawOptions, ctx) {
     const id = `anthropic:${model}`;
     const options = parseProviderOptions(id, rawOptions);
+    rejectResponsesApi(id, options);
     if (options.temperature !== undefined) {
       // The Messages API of @anthropic-ai/sdk 1.12 has no `temperature` (deprecated upstream): say so, don't drop it.
       throw new ToolgaugeError(

@@ -1,6 +1,6 @@
 import type { ProviderFactory } from '../../src/contracts/provider.js';
 import { readKey, registerHeaderSecrets } from '../shared/env.js';
-import { parseProviderOptions } from '../shared/options.js';
+import { parseProviderOptions, rejectResponsesApi } from '../shared/options.js';
 import { createOllamaProvider } from './ollama-provider.js';
 
 export { createOllamaProvider, type OllamaProviderSettings } from './ollama-provider.js';
@@ -11,6 +11,7 @@ export const ollamaFactory: ProviderFactory = {
   create(model, rawOptions, ctx) {
     const id = `ollama:${model}`;
     const options = parseProviderOptions(id, rawOptions);
+    rejectResponsesApi(id, options);
     registerHeaderSecrets(options.headers);
     // ollama-js does not read OLLAMA_HOST itself, so we pass the host explicitly.
     const host = options.baseURL ?? ctx.env.OLLAMA_HOST ?? 'http://127.0.0.1:11434';

@@ -7,7 +7,8 @@ export { createOpenAIProvider, type OpenAIProviderSettings } from './openai-prov
 
 export const openaiFactory: ProviderFactory = {
   prefix: 'openai',
-  description: 'OpenAI Chat Completions via the official openai SDK (key: OPENAI_API_KEY; OPENAI_BASE_URL optional)',
+  description:
+    'OpenAI Chat Completions (or the Responses API with option api: responses) via the official openai SDK (key: OPENAI_API_KEY; OPENAI_BASE_URL optional)',
   create(model, rawOptions, ctx) {
     const id = `openai:${model}`;
     const options = parseProviderOptions(id, rawOptions);

@@ -1,12 +1,15 @@
 import OpenAI from 'openai';
-import type { ProviderKind } from '../../src/contracts/model.js';
+import type { ModelRequest, ProviderKind } from '../../src/contracts/model.js';
 import type { Provider } from '../../src/contracts/provider.js';
 import type { ProviderOptions } from '../shared/options.js';
-import { createSdkProvider } from '../shared/sdk-provider.js';
+import { createSdkProvider, type PreparedCall } from '../shared/sdk-provider.js';
 import { createTransport } from '../shared/transport.js';
+import { collectOpenAIResponse } from './collect-openai-responses.js';
 import { collectChatCompletion } from './collect-openai-stream.js';
 import { fromChatCompletion } from './from-openai.js';
+import { fromOpenAIResponse } from './from-openai-responses.js';
 import { type OpenAIWireOptions, toOpenAIChatParams } from './to-openai.js';
+import { toOpenAIResponsesParams } from './to-openai-responses.js';
 
 export interface OpenAIProviderSettings {
   id: string;
@@ -18,7 +21,26 @@ export interface OpenAIProviderSettings {
   wire: OpenAIWireOptions;
 }
 
-/** A provider over the official `openai` SDK, Chat Completions API, streaming or not. */
+/** The Responses API exchange (`api: 'responses'`): `body` is the exact wire body, `stream: true` included. */
+function prepareResponses(client: OpenAI, settings: OpenAIProviderSettings, request: ModelRequest): PreparedCall {
+  const body = toOpenAIResponsesParams(settings.model, request, settings.options);
+  if (!settings.options.stream) {
+    return {
+      body,
+      send: async (signal) => fromOpenAIResponse(settings.id, await client.responses.create(body, { signal })),
+    };
+  }
+  const streamBody = { ...body, stream: true as const };
+  return {
+    body: streamBody,
+    async send(signal) {
+      const events = await client.responses.create(streamBody, { signal });
+      return fromOpenAIResponse(settings.id, await collectOpenAIResponse(settings.id, events, signal));
+    },
+  };
+}
+
+/** A provider over the official `openai` SDK: Chat Completions, or the Responses API with `api: 'responses'`. */
 export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider {
   const { options } = settings;
   const transport = createTransport(options);
@@ -38,6 +60,7 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider
     options,
     close: transport.close,
     prepare(request) {
+      if (options.api === 'responses') return prepareResponses(client, settings, request);
       const body = toOpenAIChatParams(settings.model, request, options, settings.wire);
       if (!options.stream) {
         return {

@@ -34,6 +34,12 @@ export const providerOptionsSchema = z
      * providers/shared/node-http-fetch.ts) or 'fetch' (Node's global fetch, what the SDKs use on their own).
      */
     transport: z.enum(['node-http', 'fetch']).default('node-http'),
+    /**
+     * Which OpenAI API the openai and openai-compatible providers call: 'chat' (Chat Completions,
+     * `POST /chat/completions`) or 'responses' (the Responses API, `POST /responses`, which newer OpenAI models and
+     * features target first). Other providers reject 'responses' (see rejectResponsesApi).
+     */
+    api: z.enum(['chat', 'responses']).default('chat'),
   })
   .strict();
 
@@ -55,4 +61,14 @@ export function parseProviderOptions(providerId: string, options: Record<string,
     provider: providerId,
     issues: problems,
   });
+}
+
+/** For providers without an OpenAI API choice: `api: 'responses'` is a config mistake, not something to ignore. */
+export function rejectResponsesApi(providerId: string, options: ProviderOptions): void {
+  if (options.api !== 'responses') return;
+  throw new ToolgaugeError(
+    'CONFIG_INVALID',
+    `provider ${providerId}: option api: 'responses' applies to openai providers only (openai:, openai-compatible:)`,
+    { provider: providerId },
+  );
 }

@@ -100,6 +100,32 @@ describe('retries, timeouts and typed errors through the real SDKs', () => {
     expect(error.message).toContain('150 ms');
   });
 
+  it.each([
+    ['openai', '/v1', {}],
+    ['openai (responses)', '/v1', { api: 'responses' }],
+    ['anthropic', '', {}],
+    ['ollama', '', {}],
+  ])(
+    'a %s stream that stalls mid-reply → PROVIDER_TIMEOUT within the bound, not a bad response',
+    async (name, suffix, extra) => {
+      const m = await start({ byRequest: { 1: { stallAfterFrames: 1 } } });
+      const factory = name.startsWith('openai')
+        ? openaiFactory
+        : name === 'anthropic'
+          ? anthropicFactory
+          : ollamaFactory;
+      const provider = factory.create(
+        'm',
+        { baseURL: m.url + suffix, stream: true, timeoutMs: 200, maxRetries: 0, ...extra },
+        { env },
+      );
+      const t0 = Date.now();
+      const error = await caught(provider.generate(firstTurn()));
+      expect(error.code).toBe('PROVIDER_TIMEOUT');
+      expect(Date.now() - t0).toBeLessThan(2_000);
+    },
+  );
+
   it('an AbortSignal cancels the request → ABORTED, not retried', async () => {
     const m = await start({ byRequest: { 1: { delayMs: 5_000 } } });
     const provider = openaiFactory.create('m', { baseURL: `${m.url}/v1`, maxRetries: 3 }, { env });

@@ -64,11 +64,13 @@ export function createSdkProvider(spec: SdkProviderSpec): Provider {
       if (result.usage) response.usage = result.usage;
       return redactSecrets(response);
     } catch (error) {
-      if (error instanceof ToolgaugeError) throw error;
+      // Our timer or the caller's abort come first, whatever the SDK made of them: the openai and anthropic SDKs end
+      // an aborted stream quietly, so the stream folders then report a reply that stopped short (a bad response).
       if (timedOut) {
         throw providerError(spec.id, { kind: 'timeout', message: `no complete reply within ${options.timeoutMs} ms` });
       }
       if (outer?.aborted) throw abortedError();
+      if (error instanceof ToolgaugeError) throw error;
       throw providerError(spec.id, classify(error), error);
     } finally {
       clearTimeout(timer);

@@ -1,0 +1,35 @@
+import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import { ToolgaugeError } from '../../src/errors.js';
+
+/**
+ * Folds a Responses API event stream into its final Response. Unlike Chat Completions there is nothing to
+ * concatenate: the closing `response.completed` (or `response.incomplete`) event carries the whole response, so the
+ * deltas are skipped. We do not use the SDK's `responses.stream()` helper for the reason given in
+ * collect-openai-stream.ts: its event machinery costs more CPU per turn than the rest of the turn.
+ * `response.failed` and `error` events, and a stream that ends without a final response, are bad responses.
+ */
+export async function collectOpenAIResponse(
+  providerId: string,
+  events: AsyncIterable<ResponseStreamEvent>,
+  signal?: AbortSignal,
+): Promise<Response> {
+  const bad = (why: string) =>
+    new ToolgaugeError('PROVIDER_BAD_RESPONSE', `provider ${providerId}: ${why}`, { provider: providerId });
+  let final: Response | undefined;
+  for await (const event of events) {
+    switch (event.type) {
+      case 'response.completed':
+      case 'response.incomplete':
+        final = event.response;
+        break;
+      case 'response.failed':
+        throw bad(`response failed: ${event.response?.error?.message ?? 'no error message'}`);
+      case 'error':
+        throw bad(`stream error: ${event.message}`);
+    }
+  }
+  if (final) return final;
+  // The SDK ends an aborted stream quietly; rethrow the abort so a timeout or cancellation is reported as such.
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+  throw bad('stream ended without a response.completed event');
+}
