@@ -3,24 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter, RunHeader } from '../src/contracts/run-log.js';
-import { FIXTURES, finished, readRecords, runDirFrom, startCli } from './cli-helpers.js';
+import { caseCount, FIXTURES, finished, readRecords, runDirFrom, startCli, waitFor } from './cli-helpers.js';
 
 const RECORDED = join(FIXTURES, 'bfcl-recorded');
-
-const caseCount = (file: string) =>
-  existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((l) => l.includes('"type":"case"')).length
-    : 0;
-
-async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('Ctrl-C during toolgauge grade', () => {
   it('keeps every graded line, ends the run log with an interrupted footer, writes the reports, exits 130', async () => {

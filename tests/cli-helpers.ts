@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunRecord } from '../src/contracts/run-log.js';
@@ -53,4 +53,22 @@ export function runDirFrom(stderr: string, cwd = ROOT): string {
   const m = /→ (\S+)\n/.exec(stderr);
   if (!m?.[1]) throw new Error(`no run dir in output:\n${stderr}`);
   return m[1].startsWith('/') ? m[1] : join(cwd, m[1]);
+}
+
+/** How many case records a run log holds so far (0 before it exists). */
+export function caseCount(file: string): number {
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('"type":"case"')).length
+    : 0;
+}
+
+/** Polls `check` until it holds; throws after `timeoutMs`. */
+export async function waitFor(check: () => boolean, timeoutMs: number, everyMs = 20): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
 }

@@ -1,24 +1,9 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter, RunHeader } from '../src/contracts/run-log.js';
-import { FIXTURES, finished, readRecords, runCli, runDirFrom, startCli } from './cli-helpers.js';
-
-const caseCount = (file: string) =>
-  existsSync(file)
-    ? readFileSync(file, 'utf8')
-        .split('\n')
-        .filter((l) => l.includes('"type":"case"')).length
-    : 0;
-
-async function waitFor(check: () => boolean, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+import { caseCount, FIXTURES, finished, readRecords, runCli, runDirFrom, startCli, waitFor } from './cli-helpers.js';
 
 describe('Ctrl-C during a run', () => {
   it('keeps every finished case, prints how to resume, and --resume completes only what is missing', async () => {

@@ -1,7 +1,7 @@
 import type { Response } from 'openai/resources/responses/responses';
-import type { NativeCall, Usage } from '../../src/contracts/model.js';
+import type { NativeCall } from '../../src/contracts/model.js';
 import { ToolgaugeError } from '../../src/errors.js';
-import type { SdkResult } from '../shared/sdk-provider.js';
+import { type SdkResult, tokenUsage } from '../shared/sdk-provider.js';
 
 function finishReasonOf(response: Response, toolCalls: NativeCall[]): string {
   if (toolCalls.length) return 'tool_calls';
@@ -33,11 +33,7 @@ export function fromOpenAIResponse(providerId: string, response: Response): SdkR
     }
   }
   const result: SdkResult = { response, text, toolCalls, finishReason: finishReasonOf(response, toolCalls) };
-  if (response.usage) {
-    const usage: Usage = { input: response.usage.input_tokens, output: response.usage.output_tokens };
-    const cached = response.usage.input_tokens_details?.cached_tokens;
-    if (typeof cached === 'number') usage.cached = cached;
-    result.usage = usage;
-  }
+  const u = response.usage;
+  if (u) result.usage = tokenUsage(u.input_tokens, u.output_tokens, u.input_tokens_details?.cached_tokens);
   return result;
 }

@@ -1,7 +1,7 @@
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import type { NativeCall, Usage } from '../../src/contracts/model.js';
+import type { NativeCall } from '../../src/contracts/model.js';
 import { ToolgaugeError } from '../../src/errors.js';
-import type { SdkResult } from '../shared/sdk-provider.js';
+import { type SdkResult, tokenUsage } from '../shared/sdk-provider.js';
 
 /** A Chat Completion (streamed and accumulated, or not) → the neutral result. Arguments stay the API's string. */
 export function fromChatCompletion(providerId: string, completion: ChatCompletion): SdkResult {
@@ -25,11 +25,7 @@ export function fromChatCompletion(providerId: string, completion: ChatCompletio
     toolCalls,
     finishReason: choice.finish_reason ?? 'unknown',
   };
-  if (completion.usage) {
-    const usage: Usage = { input: completion.usage.prompt_tokens, output: completion.usage.completion_tokens };
-    const cached = completion.usage.prompt_tokens_details?.cached_tokens;
-    if (typeof cached === 'number') usage.cached = cached;
-    result.usage = usage;
-  }
+  const u = completion.usage;
+  if (u) result.usage = tokenUsage(u.prompt_tokens, u.completion_tokens, u.prompt_tokens_details?.cached_tokens);
   return result;
 }

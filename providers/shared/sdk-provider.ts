@@ -115,3 +115,10 @@ export function argumentsObject(args: string | Record<string, unknown>): Record<
 export function argumentsString(args: string | Record<string, unknown>): string {
   return typeof args === 'string' ? args : JSON.stringify(args);
 }
+
+/** Token usage as the APIs report it → the neutral Usage (`cached` only when the API said). */
+export function tokenUsage(input: number, output: number, cached: number | null | undefined): Usage {
+  const usage: Usage = { input, output };
+  if (typeof cached === 'number') usage.cached = cached;
+  return usage;
+}
