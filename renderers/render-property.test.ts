@@ -86,35 +86,41 @@ function requiredOf(t: ToolDef): string[] {
 describe('renderers on generated JSON Schemas', () => {
   it('render without throwing and show every required parameter', () => {
     fc.assert(
-      fc.property(fc.array(tool, { maxLength: 4 }), fc.constantFrom(...KINDS), (tools, kind) => {
-        const input = { catalog: catalogOf(tools), case: readCase, provider: { id: `${kind}:m`, kind } };
-        const full = renderers['full-details'].render({ ...input, options: { examples: true } });
-        const cached = renderers['cached-schemas'].render({ ...input, options: {} });
-        const native = renderers['native-functions'].render({ ...input, options: {} });
-        renderers['names-only'].render({ ...input, options: {} });
-        for (const t of tools) {
-          for (const p of requiredOf(t)) {
-            expect(full.system).toContain(`- ${p} (`);
-            expect(cached.system).toContain(`${p}: `);
+      // One server never lists two tools of the same name (MCP tool names are unique per server); the check
+      // below finds each rendered tool's source by (server, name).
+      fc.property(
+        fc.uniqueArray(tool, { maxLength: 4, selector: (t) => `${t.server}\u0000${t.name}` }),
+        fc.constantFrom(...KINDS),
+        (tools, kind) => {
+          const input = { catalog: catalogOf(tools), case: readCase, provider: { id: `${kind}:m`, kind } };
+          const full = renderers['full-details'].render({ ...input, options: { examples: true } });
+          const cached = renderers['cached-schemas'].render({ ...input, options: {} });
+          const native = renderers['native-functions'].render({ ...input, options: {} });
+          renderers['names-only'].render({ ...input, options: {} });
+          for (const t of tools) {
+            for (const p of requiredOf(t)) {
+              expect(full.system).toContain(`- ${p} (`);
+              expect(cached.system).toContain(`${p}: `);
+            }
           }
-        }
-        const max = kind === 'anthropic' ? 128 : 64;
-        const names = new Set<string>();
-        for (const rt of native.tools ?? []) {
-          expect(rt.name).toMatch(new RegExp(`^[a-zA-Z0-9_-]{1,${max}}$`));
-          names.add(rt.name);
-          const source = tools.find((t) => t.server === rt.target.server && t.name === rt.target.tool);
-          expect(source).toBeDefined();
-          const params = rt.parameters as { type: string; properties: object; required?: string[] };
-          expect(params.type).toBe('object');
-          for (const p of requiredOf(source!)) {
-            expect(params.required).toContain(p);
-            expect(Object.keys(params.properties)).toContain(p);
+          const max = kind === 'anthropic' ? 128 : 64;
+          const names = new Set<string>();
+          for (const rt of native.tools ?? []) {
+            expect(rt.name).toMatch(new RegExp(`^[a-zA-Z0-9_-]{1,${max}}$`));
+            names.add(rt.name);
+            const source = tools.find((t) => t.server === rt.target.server && t.name === rt.target.tool);
+            expect(source).toBeDefined();
+            const params = rt.parameters as { type: string; properties: object; required?: string[] };
+            expect(params.type).toBe('object');
+            for (const p of requiredOf(source!)) {
+              expect(params.required).toContain(p);
+              expect(Object.keys(params.properties)).toContain(p);
+            }
+            JSON.stringify(rt.parameters);
           }
-          JSON.stringify(rt.parameters);
-        }
-        expect(names.size).toBe(native.tools?.length);
-      }),
+          expect(names.size).toBe(native.tools?.length);
+        },
+      ),
       { numRuns: 150 },
     );
   });
