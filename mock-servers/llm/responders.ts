@@ -1,4 +1,4 @@
-import type { ModelRequest } from '../../src/contracts/model.js';
+import type { ModelRequest, Oracle } from '../../src/contracts/model.js';
 import type { Provider } from '../../src/contracts/provider.js';
 import type { MockReply, NeutralRequest, Responder } from './types.js';
 
@@ -67,10 +67,17 @@ export function toModelRequest(request: NeutralRequest): ModelRequest {
   };
 }
 
-/** Plugs a Provider in as a Responder: its text and native tool calls become the mock's reply. */
-export function providerResponder(provider: Provider): Responder {
+/**
+ * Plugs a Provider in as a Responder: its text and native tool calls become the mock's reply. `oracleFor` gives a
+ * request the case expectations a wire request cannot carry (what sim:oracle and sim:noisy answer from).
+ */
+export function providerResponder(
+  provider: Provider,
+  oracleFor?: (request: NeutralRequest) => Oracle | undefined,
+): Responder {
   return async (request) => {
-    const response = await provider.generate(toModelRequest(request));
+    const oracle = oracleFor?.(request);
+    const response = await provider.generate({ ...toModelRequest(request), ...(oracle ? { oracle } : {}) });
     const reply: MockReply = {
       text: response.text,
       toolCalls: response.toolCalls.map((call) => ({

@@ -288,10 +288,15 @@ serve
   .description('Serve the LLM wire-protocol mock (OpenAI, Anthropic, Ollama) on 127.0.0.1')
   .option('--port <port>', 'port (0 = any free port)', int('--port'), 0)
   .addOption(new Option('--persona <name>', 'simulated persona that answers').default('oracle'))
-  .action((opts: { port: number; persona: string }) =>
+  .option(
+    '-s, --suite <suite>',
+    'suite whose cases the persona recognises by their prompt (repeatable; default: the bundled suites)',
+    collect,
+  )
+  .action((opts: { port: number; persona: string; suite?: string[] }) =>
     run(async () => {
       const { serveLlmCommand } = await import('./serve-command.js');
-      return serveLlmCommand(opts.port, opts.persona);
+      return serveLlmCommand(opts.port, opts.persona, opts.suite ?? []);
     }),
   );
 

@@ -2,7 +2,11 @@ import { providerResponder, serveLlm } from '../../mock-servers/llm/index.js';
 import { builtinServers } from '../../mock-servers/mcp/index.js';
 import { serveHttp, serveStdio } from '../../mock-servers/mcp/serve.js';
 import { simFactory } from '../../providers/simulated/index.js';
+import { resolveSuitePath } from '../config/load-config.js';
+import { loadSuite } from '../config/load-suite.js';
 import { ToolgaugeError } from '../errors.js';
+import { packageRoot } from '../util/package-root.js';
+import { caseOracles } from './case-oracles.js';
 
 /** Keeps serving until SIGINT/SIGTERM (or stdin closes, for stdio). */
 export async function serveMcpCommand(name: string, httpPort: number | undefined): Promise<number> {
@@ -31,11 +35,32 @@ export async function serveMcpCommand(name: string, httpPort: number | undefined
   return 0;
 }
 
-export async function serveLlmCommand(port: number, persona: string): Promise<number> {
+/** The suites whose cases `serve llm` recognises when no --suite is given: the bundled ones. */
+const BUNDLED_SUITES = ['excel', 'economist', 'coder'];
+
+export async function serveLlmCommand(port: number, persona: string, suiteSpecs: string[] = []): Promise<number> {
   const provider = simFactory.create(persona, {}, { env: process.env });
+  // A request over the wire carries no case: recognise the cases of these suites by their prompt, so sim:oracle
+  // (and the personas built on it) can answer them as in a local run.
+  const cwd = process.cwd();
+  const suites = suiteSpecs.length
+    ? suiteSpecs.map((s) => loadSuite(resolveSuitePath(s, cwd)))
+    : BUNDLED_SUITES.map((s) => loadSuite(resolveSuitePath(s, packageRoot())));
+  const oracles = caseOracles(suites);
   const stopped = waitForSignal();
-  const handle = await serveLlm({ port, responder: providerResponder(provider) });
-  process.stderr.write(`answers come from the simulated persona sim:${persona}\n`);
+  const handle = await serveLlm({
+    port,
+    responder: providerResponder(provider, (request) => oracles.lookup(request.messages)),
+  });
+  process.stderr.write(
+    `answers come from the simulated persona sim:${persona}; it knows the expectations of ${oracles.cases} case(s) ` +
+      `of ${suites.map((s) => s.suite.name).join(', ')}, recognised by their prompt\n`,
+  );
+  if (oracles.ambiguous.length) {
+    process.stderr.write(
+      `note: ${oracles.ambiguous.length} case(s) share a prompt with an earlier case that expects something else; the first one wins: ${oracles.ambiguous.slice(0, 5).join(', ')}\n`,
+    );
+  }
   await stopped;
   await handle.close();
   return 0;

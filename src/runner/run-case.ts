@@ -6,6 +6,7 @@ import type { CaseRecord } from '../contracts/run-log.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { errorMessage, isToolgaugeError } from '../errors.js';
 import { CaseAbort, LoopError, runAgentLoop } from './agent-loop.js';
+import { oracleOf } from './oracle-of.js';
 import type { PlanItem } from './plan.js';
 import { promptTokens as promptTokensOf } from './prompt-tokens.js';
 
@@ -69,12 +70,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
     });
     const request: ModelRequest = {
       ...rendered,
-      oracle: {
-        calls: c.expect.calls ?? [],
-        noCall: c.expect.no_call === true,
-        answerMentions: c.expect.answer_mentions ?? [],
-        ...(c.expect.order ? { order: c.expect.order } : {}),
-      },
+      oracle: oracleOf(c),
       meta: {
         caseId: `${suite.suite.name}/${c.id}`,
         repeat: item.repeat,
