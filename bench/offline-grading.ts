@@ -33,7 +33,7 @@ export interface OfflineGradingResult extends BenchResult {
   peakRssMb: number;
   /** CPU time (user + system) of the timed grading, ms. */
   cpuMs: number;
-  /** The report phase after grading (every report, from run.jsonl, as `toolgauge grade` does), ms; not in `value`. */
+  /** Every report written from run.jsonl (as `toolgauge report` does; `grade` writes them as it goes), ms; not in `value`. */
   reportMs: number;
 }
 
@@ -143,7 +143,7 @@ export async function benchOfflineGrading(): Promise<OfflineGradingResult> {
       `${cases} recorded BFCL outputs (2,356 repeated) × all graders, compiled build, one cold pass: read + validate + ` +
       `parse + grade + ` +
       `run.jsonl written; ${seconds.toFixed(2)} s (CPU ${(cpuMs / 1000).toFixed(2)} s); ` +
-      `report phase (summary.md, report.html, results.csv, junit.xml, run.json from run.jsonl) ${reportMs} ms, not included; a second pass in the same process (code warm) ` +
+      `every report written from run.jsonl afterwards (as toolgauge report does) ${reportMs} ms, not included; a second pass in the same process (code warm) ` +
       `${warm.toLocaleString('en')} cases/s; peak RSS ${peakRssMb} MB`,
     peakRssMb,
     cpuMs,

@@ -46,7 +46,8 @@ function authorised(req: IncomingMessage, key: string | undefined): boolean {
 
 /**
  * A wire-protocol mock of the OpenAI (Chat Completions and Responses), Anthropic and Ollama chat APIs on loopback
- * (node:http, no dependency), so tests drive the real SDK clients. Hand-written on purpose: fault injection needs byte-level control of streams.
+ * (node:http, no dependency), so tests drive the real SDK clients. Hand-written on purpose: fault injection needs
+ * byte-level control of streams.
  */
 export async function startLlmMock(options: LlmMockOptions): Promise<LlmMockHandle> {
   const requests: RecordedRequest[] = [];

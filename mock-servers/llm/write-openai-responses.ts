@@ -1,5 +1,6 @@
 import type { MockReply } from './types.js';
 import { pieces, sseFrame, type WireContext, type WireOutput } from './wire-output.js';
+import { callId } from './write-openai.js';
 
 type Status = 'in_progress' | 'completed';
 
@@ -39,7 +40,7 @@ function itemsOf(reply: MockReply, ctx: WireContext): OutputItem[] {
     items.push({
       type: 'function_call',
       id: `fc_${n}_${i}`,
-      call_id: c.id ?? `call_${n}_${i}`,
+      call_id: callId(ctx, i, c.id),
       name: c.name,
       arguments: JSON.stringify(c.arguments),
       status: 'completed',

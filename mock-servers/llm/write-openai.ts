@@ -1,7 +1,8 @@
 import type { MockReply } from './types.js';
 import { pieces, sseFrame, type WireContext, type WireOutput } from './wire-output.js';
 
-function callId(ctx: WireContext, i: number, given?: string): string {
+/** The id of the i-th call of a reply when the responder gave none (the Responses writer uses it too). */
+export function callId(ctx: WireContext, i: number, given?: string): string {
   return given ?? `call_${ctx.requestNumber}_${i}`;
 }
 

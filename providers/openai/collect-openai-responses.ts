@@ -11,7 +11,6 @@ import { ToolgaugeError } from '../../src/errors.js';
 export async function collectOpenAIResponse(
   providerId: string,
   events: AsyncIterable<ResponseStreamEvent>,
-  signal?: AbortSignal,
 ): Promise<Response> {
   const bad = (why: string) =>
     new ToolgaugeError('PROVIDER_BAD_RESPONSE', `provider ${providerId}: ${why}`, { provider: providerId });
@@ -29,7 +28,7 @@ export async function collectOpenAIResponse(
     }
   }
   if (final) return final;
-  // The SDK ends an aborted stream quietly; rethrow the abort so a timeout or cancellation is reported as such.
-  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+  // (A stream the SDK ended quietly because we aborted it also lands here; createSdkProvider reports those as the
+  // timeout or cancellation they are.)
   throw bad('stream ended without a response.completed event');
 }

@@ -35,7 +35,7 @@ function prepareResponses(client: OpenAI, settings: OpenAIProviderSettings, requ
     body: streamBody,
     async send(signal) {
       const events = await client.responses.create(streamBody, { signal });
-      return fromOpenAIResponse(settings.id, await collectOpenAIResponse(settings.id, events, signal));
+      return fromOpenAIResponse(settings.id, await collectOpenAIResponse(settings.id, events));
     },
   };
 }

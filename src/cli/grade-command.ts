@@ -1,4 +1,5 @@
 import { appendFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { resolveSuitePath } from '../config/load-config.js';
 import { loadSuite } from '../config/load-suite.js';
@@ -8,7 +9,7 @@ import type { Protocol } from '../contracts/model.js';
 import { RUN_LOG_FORMAT } from '../contracts/run-log.js';
 import { ToolgaugeError } from '../errors.js';
 import { gradeOutputs } from '../graders/offline/grade-outputs.js';
-import { REPORT_FILES, writeReports } from '../report/write-reports.js';
+import { REPORT_FILES, ReportSink } from '../report/report-sink.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { abortOnInterrupt, EXIT_INTERRUPTED } from './interrupt.js';
 import { Progress } from './progress.js';
@@ -48,50 +49,59 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
   const runDir = resolve(flags.out ?? 'reports', runId);
   const renderer = flags.renderer ?? 'recorded';
   let progress: Progress | undefined;
+  // Every report is written as lines are graded, as eval does (nothing read back from run.jsonl).
+  let sink: ReportSink | undefined;
   const controller = new AbortController();
   const stopListening = abortOnInterrupt(controller, 'stopping after the lines being graded');
-  const { aggregate, runLog, interrupted } = await gradeOutputs({
-    suite: { ...loaded, file: displayPath(loaded.file) },
-    outputsFile: resolve(flags.outputs),
-    outputsLabel: flags.outputs,
-    runDir,
-    header: {
-      type: 'header',
-      format: RUN_LOG_FORMAT,
-      runId,
-      toolgaugeVersion: toolgaugeVersion(),
-      startedAt: new Date().toISOString(),
-      gitCommit: gitCommit(cwd),
-      configFile: displayPath(loaded.file),
-      config: {
-        command: 'grade',
-        outputs: flags.outputs,
-        protocol: flags.protocol ?? textProtocol,
-        graders: graders.map((g) => g.name),
-        repeats: 1,
+  let graded: Awaited<ReturnType<typeof gradeOutputs>>;
+  try {
+    graded = await gradeOutputs({
+      suite: { ...loaded, file: displayPath(loaded.file) },
+      outputsFile: resolve(flags.outputs),
+      outputsLabel: flags.outputs,
+      runDir,
+      header: {
+        type: 'header',
+        format: RUN_LOG_FORMAT,
+        runId,
+        toolgaugeVersion: toolgaugeVersion(),
+        startedAt: new Date().toISOString(),
+        gitCommit: gitCommit(cwd),
+        configFile: displayPath(loaded.file),
+        config: {
+          command: 'grade',
+          outputs: flags.outputs,
+          protocol: flags.protocol ?? textProtocol,
+          graders: graders.map((g) => g.name),
+          repeats: 1,
+        },
       },
-    },
-    renderer,
-    textProtocol: (flags.protocol as Protocol | undefined) ?? textProtocol,
-    graders,
-    onStart(planned) {
-      process.stderr.write(
-        `toolgauge: grading ${planned} line(s) of ${displayPath(resolve(flags.outputs))} against ${loaded.suite.name} → ${displayPath(runDir)}\n`,
-      );
-      progress = new Progress(planned, process.stderr, flags.quiet);
-    },
-    onCase: (record, done) => progress?.update(record, done),
-    signal: controller.signal,
-  }).finally(stopListening);
+      renderer,
+      textProtocol: (flags.protocol as Protocol | undefined) ?? textProtocol,
+      graders,
+      onStart(planned, header) {
+        process.stderr.write(
+          `toolgauge: grading ${planned} line(s) of ${displayPath(resolve(flags.outputs))} against ${loaded.suite.name} → ${displayPath(runDir)}\n`,
+        );
+        progress = new Progress(planned, process.stderr, flags.quiet);
+        sink = new ReportSink(runDir, header, { hostname: hostname() });
+      },
+      onCase(record, done) {
+        sink?.add(record);
+        progress?.update(record, done);
+      },
+      signal: controller.signal,
+    });
+  } catch (e) {
+    sink?.discard();
+    throw e;
+  } finally {
+    stopListening();
+  }
   progress?.end();
-  // The same reports as eval (summary.md, report.html, results.csv, junit.xml, run.json), from the run log.
-  const summary = await writeReports({
-    runDir,
-    runLog,
-    displayDir: displayPath(runDir),
-    aggregate,
-    interrupted,
-  });
+  const { aggregate, interrupted } = graded;
+  // (onStart always ran before gradeOutputs returned)
+  const summary = (sink as ReportSink).finish({ aggregate, displayDir: displayPath(runDir), interrupted });
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, summary);
   if (!flags.quiet) {
     process.stdout.write(`\n${summary}`);

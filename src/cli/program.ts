@@ -230,7 +230,7 @@ program
 
 program
   .command('grade')
-  .description('Grade recorded model outputs (JSONL) against a suite: writes a run log and summary, like eval')
+  .description('Grade recorded model outputs (JSONL) against a suite: writes a run log and the reports, like eval')
   .requiredOption('-s, --suite <suite>', 'suite file or bundled suite name')
   .requiredOption(
     '--outputs <file>',

@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { providerResponder, serveLlm } from '../../mock-servers/llm/index.js';
 import { builtinServers } from '../../mock-servers/mcp/index.js';
 import { serveHttp, serveStdio } from '../../mock-servers/mcp/serve.js';
@@ -35,8 +37,13 @@ export async function serveMcpCommand(name: string, httpPort: number | undefined
   return 0;
 }
 
-/** The suites whose cases `serve llm` recognises when no --suite is given: the bundled ones. */
-const BUNDLED_SUITES = ['excel', 'economist', 'coder'];
+/** The bundled suites (suites/*.yaml of the package; the imported BFCL suites sit in a subfolder). */
+function bundledSuiteFiles(): string[] {
+  const dir = join(packageRoot(), 'suites');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => join(dir, f));
+}
 
 export async function serveLlmCommand(port: number, persona: string, suiteSpecs: string[] = []): Promise<number> {
   const provider = simFactory.create(persona, {}, { env: process.env });
@@ -45,7 +52,7 @@ export async function serveLlmCommand(port: number, persona: string, suiteSpecs:
   const cwd = process.cwd();
   const suites = suiteSpecs.length
     ? suiteSpecs.map((s) => loadSuite(resolveSuitePath(s, cwd)))
-    : BUNDLED_SUITES.map((s) => loadSuite(resolveSuitePath(s, packageRoot())));
+    : bundledSuiteFiles().map((file) => loadSuite(file));
   const oracles = caseOracles(suites);
   const stopped = waitForSignal();
   const handle = await serveLlm({

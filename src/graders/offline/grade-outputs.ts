@@ -34,8 +34,11 @@ export interface GradeOutputsInput {
   /** Forces one protocol for every line. */
   protocol?: Protocol;
   graders: Grader[];
-  /** Called once the whole file is validated, before anything is written: how many lines will be graded. */
-  onStart?: (planned: number) => void;
+  /**
+   * Called once the whole file is validated and the run folder exists, before any line is graded: how many lines
+   * will be graded, and the run log's header.
+   */
+  onStart?: (planned: number, header: RunHeader) => void;
   onCase?: (record: CaseRecord, done: number) => void;
   /**
    * Stops the grading early (Ctrl-C): every line graded so far stays in the run log, whose footer says interrupted.
@@ -125,9 +128,9 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
     suites: [{ name: suite.name, file: input.suite.file, cases: suite.cases.length }],
     plannedCases: planned,
   };
-  input.onStart?.(planned);
   // Created only now: a file with a bad line leaves no empty run folder behind.
   mkdirSync(input.runDir, { recursive: true });
+  input.onStart?.(planned, header);
   const runLog = join(input.runDir, 'run.jsonl');
   const writer = new RunLogWriter(runLog);
   const aggregate = new RunAggregate(header);
