@@ -97,7 +97,7 @@ describe('correct-arguments agrees with BFCL on real model outputs', () => {
     expect(twoLists.map((r) => r.id)).toEqual(['parallel_104']);
   });
 
-  it('irrelevance: BFCL credits 6 replies as abstentions because it could not decode their call; no-call counts them as attempts', () => {
+  it('irrelevance: BFCL credits 7 replies as abstentions because it could not decode their call; no-call counts them as attempts', () => {
     const irrelevance = rows.filter((r) => r.category === 'irrelevance');
     const differ = irrelevance.filter((r) => r.bfclValid !== r.ours);
     expect(irrelevance.length).toBe(240);
@@ -109,6 +109,10 @@ describe('correct-arguments agrees with BFCL on real model outputs', () => {
       'irrelevance_104',
       'irrelevance_110',
       'irrelevance_199',
+      // a malformed call list (`"servings": 4` inside a list): an attempt, reported as unparseable-arguments
+      'irrelevance_219',
     ]);
+    const both = (valid: boolean) => irrelevance.filter((r) => r.bfclValid === valid && r.ours === valid).length;
+    expect([both(true), both(false)]).toEqual([116, 117]);
   });
 });

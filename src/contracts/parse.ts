@@ -12,7 +12,10 @@ export interface ParsedCall {
   fence?: string;
   /** The shape inside the fence (e.g. a `<tool_call>` inside ```` ```xml ````). */
   inner?: Exclude<CallVia, 'fenced' | 'inline-code' | 'native'>;
-  /** Arguments only parsed after jsonrepair. */
+  /**
+   * Arguments only parsed after repair: jsonrepair for JSON, or (python-call) the brackets and quotes a cut-off
+   * reply left open closed.
+   */
   repaired: boolean;
   /** The call's closing tag/bracket was missing or cut short. */
   truncated?: boolean;

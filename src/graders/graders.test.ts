@@ -286,6 +286,14 @@ describe('no-call', () => {
     expect(bad).toMatchObject({ pass: false });
     expect(g('<tool_call>not json at all</tool_call>')).toMatchObject({ pass: false, data: { malformed: 1 } });
   });
+  it('fails a python-call list that does not parse or was cut off (BFCL credits both as abstentions)', () => {
+    // BFCL irrelevance_219 (recorded), shortened: a key: value pair inside a list
+    expect(g('[get_calories_in_recipe(ingredients=[{"name": "milk"}, "servings": 4}],)]')).toMatchObject({
+      pass: false,
+      data: { attempts: 1, malformed: 1 },
+    });
+    expect(g('[get_weather(city="Par')).toMatchObject({ pass: false, data: { calls: ['get_weather'] } });
+  });
   it('does not apply to cases that expect calls', () => {
     expect(
       graders['no-call'].grade({

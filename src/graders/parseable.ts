@@ -69,6 +69,8 @@ function unique(calls: ParsedCall[]): string[] {
 }
 
 function describe(c: ParsedCall): string {
+  if (c.repaired && (c.via === 'python-call' || c.inner === 'python-call'))
+    return `cut off before its closing bracket (${c.via}; arguments parsed up to the cut)`;
   if (c.repaired) return `with arguments that only parse after jsonrepair (${c.via})`;
   if (c.via === 'native') return 'as a native tool call';
   return `in the ${c.via} shape`;

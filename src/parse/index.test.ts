@@ -201,6 +201,59 @@ describe('python-call', () => {
   it('a call quoted inside a sentence is not a call', () => {
     expect(text('You could run f(a=1) yourself.').calls).toEqual([]);
   });
+
+  it('a list cut off by the end of the reply: calls parsed up to the cut, the cut one truncated and repaired', () => {
+    // BFCL parallel_93 (recorded), cut mid-argument list
+    const r = text(
+      '[route.estimate_time(start_location="New York", end_location="Miami"), route.estimate_time(start_location="Philadelphia", end_location',
+      'python-call',
+    );
+    expect(r.calls.map((c) => [c.name, c.args, c.repaired, c.truncated === true])).toEqual([
+      ['route.estimate_time', { start_location: 'New York', end_location: 'Miami' }, false, false],
+      ['route.estimate_time', { start_location: 'Philadelphia' }, true, true],
+    ]);
+    expect(acceptedCalls(r, 'python-call').length).toBe(1);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['multiple-calls', 'truncated', 'repaired']);
+    expect(r.diagnostics[2]?.message).toBe(
+      'route.estimate_time: arguments only parse with the brackets the cut left open closed',
+    );
+  });
+
+  it('complete calls whose list lost only its closing ] are accepted (BFCL adds the ] too), with a note', () => {
+    const r = text('[f(a=1), g(b="x")', 'python-call');
+    expect(acceptedCalls(r, 'python-call').map((c) => c.name)).toEqual(['f', 'g']);
+    expect(r.diagnostics.find((d) => d.code === 'truncated')?.message).toBe(
+      "call list cut short: the reply ends before its closing ']'",
+    );
+  });
+
+  it('a call list broken before the end is a malformed attempt, not prose', () => {
+    // BFCL parallel_39 (recorded): a list closed by `)`
+    const r = text(
+      '[museum_info.get_info(location="Louvre Museum, Paris", details=["Opening hours", "Adult tickets")]',
+    );
+    expect(r.calls).toEqual([]);
+    expect(r.diagnostics).toEqual([
+      {
+        code: 'unparseable-arguments',
+        message: `python-call list at 0 does not parse: expected ']' but found ")" at 96`,
+        span: [0, 97],
+      },
+    ]);
+    // prose that merely has a word before parentheses is not an attempt
+    expect(text('Paris (the capital) is lovely.').diagnostics).toEqual([]);
+    // an adversarial reply of many broken lists reports a few and counts the rest
+    const many = text('[f(a=1 b=2)]\n'.repeat(10));
+    expect(many.diagnostics.map((d) => d.message).slice(-1)).toEqual(['7 more python-call list(s) that do not parse']);
+    expect(many.diagnostics.length).toBe(4);
+  });
+
+  it('a ```python fence cut off with its call list is closed the same way', () => {
+    const r = text('Here:\n```python\n[get_weather(city="Paris", unit="c');
+    expect(r.calls.map((c) => [c.name, c.args, c.via, c.fence, c.repaired, c.truncated])).toEqual([
+      ['get_weather', { city: 'Paris', unit: 'c' }, 'fenced', 'python', true, true],
+    ]);
+  });
 });
 
 describe('think blocks and native calls', () => {

@@ -136,9 +136,15 @@ function summarise(calls: ParsedCall[], diagnostics: Diagnostic[]): void {
         message: `${c.name}: closing tag or bracket missing or cut short`,
         ...span(c),
       });
-    if (c.repaired)
-      diagnostics.push({ code: 'repaired', message: `${c.name}: arguments only parse after jsonrepair`, ...span(c) });
+    if (c.repaired) {
+      const how = isPython(c) ? 'with the brackets the cut left open closed' : 'after jsonrepair';
+      diagnostics.push({ code: 'repaired', message: `${c.name}: arguments only parse ${how}`, ...span(c) });
+    }
   }
+}
+
+function isPython(c: ParsedCall): boolean {
+  return c.via === 'python-call' || c.inner === 'python-call';
 }
 
 function span(c: ParsedCall): { span?: [number, number] } {

@@ -23,7 +23,9 @@ export function callsInBody(
     if (jsonFound.calls.length > 0 || ch === '{') return jsonFound;
   }
   const found = emptyFound();
-  const py = parsePythonCalls(body, i);
+  let py = parsePythonCalls(body, i);
+  // a wrapper the reply cut off (unclosed fence or tag) whose call list the cut left open: closed where it ends
+  if (!py.ok && opts.truncated && py.end >= body.trimEnd().length) py = parsePythonCalls(body, i, true);
   if (py.ok && body.slice(py.end).trim() === '') {
     for (const c of py.calls) {
       found.calls.push({
@@ -31,7 +33,7 @@ export function callsInBody(
         args: c.args,
         rawArgs: c.rawArgs,
         shape: 'python-call',
-        repaired: false,
+        repaired: c.truncated === true,
         truncated: opts.truncated,
         doubleEncoded: false,
         span: [offset + c.span[0], offset + c.span[1]],

@@ -81,6 +81,48 @@ describe('parsePythonCalls', () => {
   });
 });
 
+describe('parsePythonCalls in repair mode (a reply cut off mid-list)', () => {
+  const repaired = (src: string) => {
+    const r = parsePythonCalls(src, 0, true);
+    if (!r.ok) throw new Error(r.error);
+    return { calls: r.calls.map((c) => [c.name, c.args, c.truncated === true]), cutShort: r.cutShort };
+  };
+
+  it('closes what the cut left open, keeping what was written before it', () => {
+    expect(repaired('[get_weather(city="Par')).toEqual({
+      calls: [['get_weather', { city: 'Par' }, true]],
+      cutShort: true,
+    });
+    expect(repaired('[f(a=[1, 2')).toEqual({ calls: [['f', { a: [1, 2] }, true]], cutShort: true });
+    expect(repaired('[f(a={"k": 1, "j"')).toEqual({ calls: [['f', { a: { k: 1 } }, true]], cutShort: true });
+    expect(repaired('[f(a=1, b=')).toEqual({ calls: [['f', { a: 1 }, true]], cutShort: true });
+    expect(repaired('[f(a=1, b')).toEqual({ calls: [['f', { a: 1 }, true]], cutShort: true });
+    expect(repaired('[f(a=-')).toEqual({ calls: [['f', {}, true]], cutShort: true });
+    expect(repaired('[f(d=datetime.date(2024, 1')).toEqual({
+      calls: [['f', { d: 'datetime.date(2024, 1' }, true]],
+      cutShort: true,
+    });
+  });
+
+  it('complete calls stay complete: only the list was cut, or a call cut before its ( is dropped', () => {
+    expect(repaired('[f(a=1), g(b=2)')).toEqual({
+      calls: [
+        ['f', { a: 1 }, false],
+        ['g', { b: 2 }, false],
+      ],
+      cutShort: true,
+    });
+    expect(repaired('[f(a=1), g.h')).toEqual({ calls: [['f', { a: 1 }, false]], cutShort: true });
+    expect(repaired('[f(a=1)]')).toEqual({ calls: [['f', { a: 1 }, false]], cutShort: false });
+  });
+
+  it('forgives only the end of the text: a syntax error before it still fails', () => {
+    expect(parsePythonCalls('[f(a=1 b=2', 0, true).ok).toBe(false);
+    expect(parsePythonCalls('[f(a=["x")', 0, true).ok).toBe(false);
+    expect(parsePythonCalls('[', 0, true).ok).toBe(false);
+  });
+});
+
 /** Real replies from BFCL's recorded prompt-mode results (see /work/shared/data/bfcl/PROVENANCE.md). */
 const RECORDED = '/work/shared/data/bfcl/recorded';
 

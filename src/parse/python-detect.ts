@@ -4,21 +4,52 @@ import { parsePythonCalls } from './python-call.js';
 /** Model end-of-turn tokens some replies carry after the call (e.g. `<end_of_turn>` in the BFCL recordings). */
 const TRAILING_TOKEN = /^\s*(?:<\|?[\w|/-]{1,40}\|?>\s*)*$/;
 
+/** A call list's opening as models write it: `[name(` (spaces allowed), or `name(` with nothing between. */
+const BRACKETED_START = /^\[\s*[\p{L}_][\p{L}\p{N}_.]*\s*\(/u;
+const BARE_START = /^[\p{L}_][\p{L}\p{N}_.]*\(/u;
+/** Malformed call lists reported per reply; the rest are counted in the last message. */
+const MAX_MALFORMED = 3;
+
 /**
  * python-call syntax outside fences (BFCL prompt mode): `[f(a=1), g(b=2)]`, or `f(a=1)` without brackets,
  * when it is the whole reply, or a line starting with `[name(` that the call list ends. Calls quoted inside a
  * sentence are prose, not calls. A budget bounds the work of failed attempts (linear overall).
+ *
+ * A list that opens like a call list but does not parse is still an attempt: cut off by the end of the reply
+ * (max tokens), it is parsed up to the cut and its calls are flagged truncated (the one cut mid-arguments also
+ * repaired, as jsonrepair does for JSON); broken before the end (`["a", "b")]`), it is an `unparseable-arguments`
+ * diagnostic, so `no-call` counts it and `parseable` says why nothing parsed.
  */
 export function findPythonCalls(text: string): Found {
   const found = emptyFound();
   let budget = 2 * text.length + 10_000;
+  let malformed = 0;
   const starts = candidateStarts(text);
   for (const start of starts) {
     if (budget <= 0) break;
     if (found.spans.some(([s, e]) => start >= s && start < e)) continue;
-    const py = parsePythonCalls(text, start);
+    let py = parsePythonCalls(text, start);
     budget -= py.end - start;
-    if (!py.ok || !TRAILING_TOKEN.test(lineRest(text, py.end))) continue;
+    let cut = false;
+    if (!py.ok) {
+      if (!opensCallList(text, start)) continue;
+      const end = text.trimEnd().length;
+      const repaired = py.end >= end ? parsePythonCalls(text, start, true) : py;
+      if (repaired !== py) budget -= repaired.end - start;
+      if (!repaired.ok) {
+        malformed++;
+        if (malformed <= MAX_MALFORMED) {
+          found.diagnostics.push({
+            code: 'unparseable-arguments',
+            message: `python-call list at ${start} does not parse: ${repaired.error}`,
+            span: [start, Math.min(Math.max(repaired.end, start + 1), text.length)],
+          });
+        }
+        continue;
+      }
+      py = repaired;
+      cut = true;
+    } else if (!TRAILING_TOKEN.test(lineRest(text, py.end))) continue;
     found.spans.push([start, py.end]);
     for (const c of py.calls) {
       found.calls.push({
@@ -26,8 +57,8 @@ export function findPythonCalls(text: string): Found {
         args: c.args,
         rawArgs: c.rawArgs,
         shape: 'python-call',
-        repaired: false,
-        truncated: false,
+        repaired: c.truncated === true,
+        truncated: c.truncated === true,
         doubleEncoded: false,
         span: c.span,
       });
@@ -39,8 +70,27 @@ export function findPythonCalls(text: string): Found {
         });
       }
     }
+    if (cut && py.calls.every((c) => !c.truncated)) {
+      found.diagnostics.push({
+        code: 'truncated',
+        message: `call list cut short: the reply ends before its closing ']'`,
+        span: [start, py.end],
+      });
+    }
+  }
+  if (malformed > MAX_MALFORMED) {
+    found.diagnostics.push({
+      code: 'unparseable-arguments',
+      message: `${malformed - MAX_MALFORMED} more python-call list(s) that do not parse`,
+    });
   }
   return found;
+}
+
+/** Whether the text at `start` opens a call list, so a failure to parse it is a malformed attempt, not prose. */
+function opensCallList(text: string, start: number): boolean {
+  const head = text.slice(start, start + 200);
+  return BRACKETED_START.test(head) || BARE_START.test(head);
 }
 
 /** The whole reply's first character, and every line start whose text begins `[name(`. */

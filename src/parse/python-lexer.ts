@@ -60,6 +60,13 @@ function isDigitOr_(c: number): boolean {
 export class PythonLexer {
   pos: number;
   private peeked: Token | null = null;
+  /**
+   * Repair mode for a reply cut off mid-call: a string still open at the end of the text is a string token (its
+   * text so far) instead of an error, and the parser closes whatever is open at the end. `cutShort` records that
+   * something was closed that the text did not close.
+   */
+  lenientEof = false;
+  cutShort = false;
 
   constructor(
     readonly text: string,
@@ -207,6 +214,10 @@ export class PythonLexer {
       i++;
     }
     this.pos = i;
+    if (this.lenientEof && i >= s.length) {
+      this.cutShort = true;
+      return { type: 'string', value: out + s.slice(run, i), start, end: i };
+    }
     return { type: 'error', message: 'unterminated string', start, end: i };
   }
 
