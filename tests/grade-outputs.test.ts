@@ -110,14 +110,21 @@ describe('toolgauge grade --outputs (offline grading of recorded outputs)', () =
       ]),
     ).rejects.toThrow(/outputs\.jsonl:2: case 'nope' is not in suite mini/);
     await expect(grade([{ case: 'read-sheet-zh', output: read }, '{oops'])).rejects.toThrow(
-      /outputs\.jsonl:2: not JSON/,
+      /outputs\.jsonl:2: not JSON \(.*position 1.*\); each line must be/,
     );
+    await expect(grade([])).rejects.toThrow(/--outputs .*outputs\.jsonl: no lines to grade \(the file is empty\)/);
+    await expect(grade(['', '  '])).rejects.toThrow(/no lines to grade/);
     await expect(grade([{ case: 'read-sheet-zh' }])).rejects.toThrow(
       /outputs\.jsonl:1: needs "output", "tool_calls" or "turns"/,
     );
     await expect(grade([{ case: 'read-sheet-zh', output: read }], { protocol: 'yaml' })).rejects.toThrow(
       /--protocol yaml: unknown protocol/,
     );
+  });
+
+  it('a file saved with a byte order mark (Windows editors) grades like one without', async () => {
+    const { cases } = await grade([`\ufeff${JSON.stringify({ case: 'read-sheet-zh', output: read })}`]);
+    expect(cases.map((c) => c.case)).toEqual(['read-sheet-zh']);
   });
 
   it('a file with a bad line leaves no run folder behind', async () => {

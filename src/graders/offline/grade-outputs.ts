@@ -81,8 +81,13 @@ function outputLine(text: string, n: number, label: string): OutputLine | null {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch {
-    throw new ToolgaugeError('USAGE', `${label}:${n}: not JSON; each line must be {"case": "<id>", "output": "…"}`);
+  } catch (e) {
+    // JSON.parse says where (`… at position 41`): on a long line that is the part worth reading
+    const why = e instanceof Error ? ` (${e.message})` : '';
+    throw new ToolgaugeError(
+      'USAGE',
+      `${label}:${n}: not JSON${why}; each line must be {"case": "<id>", "output": "…"}`,
+    );
   }
   const line = readOutputLine(value);
   if (typeof line === 'string') throw new ToolgaugeError('USAGE', `${label}:${n}: ${line}`);
@@ -120,6 +125,12 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
       }
       planned++;
     }
+  }
+  if (planned === 0) {
+    throw new ToolgaugeError(
+      'USAGE',
+      `--outputs ${label}: no lines to grade (the file is empty); write one {"case": "<id>", "output": "…"} per line`,
+    );
   }
   const header: RunHeader = {
     ...input.header,

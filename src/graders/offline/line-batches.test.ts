@@ -43,3 +43,11 @@ describe('lineBatches splits like node:readline', () => {
     });
   }
 });
+
+describe('lineBatches and a byte order mark', () => {
+  it('drops a UTF-8 BOM at the start of the file, and only there', async () => {
+    const file = join(dir, 'bom.jsonl');
+    writeFileSync(file, '\ufeff{"case":"a"}\r\n\ufeffx\n');
+    expect(await viaBatches(file)).toEqual(['{"case":"a"}', '\ufeffx']);
+  });
+});
