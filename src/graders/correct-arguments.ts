@@ -4,7 +4,14 @@ import type { ToolDef } from '../contracts/tool.js';
 import { maxMatching } from './assignment.js';
 import { type CallLike, matchCall } from './match-args.js';
 import { checkAgainstSchema } from './schema-check.js';
-import { allCalls, type CallRef, dedupeConsecutive, expectsCalls, showCall } from './transcript-calls.js';
+import {
+  allCalls,
+  type CallRef,
+  dedupeConsecutive,
+  expectsCalls,
+  malformedAttempts,
+  showCall,
+} from './transcript-calls.js';
 
 const NAME = 'correct-arguments';
 
@@ -75,6 +82,14 @@ export const correctArguments: Grader = {
       }
     }
 
+    // nothing parsed, but the reply tried: say why, or "was never called" reads as if the model did not try
+    if (refs.length === 0) {
+      const attempts = malformedAttempts(input.transcript);
+      if (attempts.length > 0) {
+        const more = attempts.length > 1 ? ` (and ${attempts.length - 1} more)` : '';
+        failures.push(`the reply's call attempt does not parse: ${attempts[0]?.message}${more}`);
+      }
+    }
     const matched = expected.length - unmatched.length;
     const pass = failures.length === 0;
     let reason: string;

@@ -294,6 +294,16 @@ describe('no-call', () => {
     });
     expect(g('[get_weather(city="Par')).toMatchObject({ pass: false, data: { calls: ['get_weather'] } });
   });
+  it('correct-arguments says why nothing was called when the reply tried and its call list does not parse', () => {
+    const got = grade(
+      'correct-arguments',
+      readSheet1,
+      transcriptOf([{ text: '[read_data_from_excel(filepath="test.xlsx" sheet_name="Sheet1")]' }]),
+    );
+    expect(got?.reason).toBe(
+      `read_data_from_excel was never called; the reply's call attempt does not parse: python-call list at 0 does not parse: expected ',' or ')' but found "sheet_name" at 43`,
+    );
+  });
   it('does not apply to cases that expect calls', () => {
     expect(
       graders['no-call'].grade({

@@ -1,9 +1,7 @@
 import type { Grade, GradeInput, Grader } from '../contracts/grade.js';
-import { allCalls } from './transcript-calls.js';
+import { allCalls, malformedAttempts } from './transcript-calls.js';
 
 const NAME = 'no-call';
-/** Malformed call attempts the parser could not turn into calls still count as attempts. */
-const ATTEMPT_CODES = new Set(['unparseable-arguments', 'wrong-shape']);
 
 export const noCall: Grader = {
   name: NAME,
@@ -12,9 +10,8 @@ export const noCall: Grader = {
   grade(input: GradeInput): Grade | null {
     if (!input.case.expect.no_call) return null;
     const calls = allCalls(input.transcript);
-    const malformed = input.transcript.turns.flatMap((t) =>
-      t.parse.diagnostics.filter((d) => ATTEMPT_CODES.has(d.code)),
-    );
+    // malformed call attempts the parser could not turn into calls still count as attempts
+    const malformed = malformedAttempts(input.transcript);
     const inThink = input.transcript.turns.reduce(
       (n, t) => n + t.parse.diagnostics.filter((d) => d.code === 'call-in-think').length,
       0,

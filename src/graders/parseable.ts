@@ -2,10 +2,9 @@ import type { Grade, GradeInput, Grader } from '../contracts/grade.js';
 import type { ParsedCall } from '../contracts/parse.js';
 import type { Turn } from '../contracts/transcript.js';
 import { acceptedCalls } from '../parse/index.js';
-import { expectsCalls, fenceLabel, isWrapped } from './transcript-calls.js';
+import { expectsCalls, fenceLabel, isWrapped, malformedAttempts } from './transcript-calls.js';
 
 const NAME = 'parseable';
-const ATTEMPT_CODES = new Set(['unparseable-arguments', 'wrong-shape']);
 
 export const parseable: Grader = {
   name: NAME,
@@ -44,7 +43,7 @@ export const parseable: Grader = {
         data: { level, lenient: true, via: [...new Set(all.map((c) => c.via))] },
       };
     }
-    const attempts = transcript.turns.flatMap((t) => t.parse.diagnostics.filter((d) => ATTEMPT_CODES.has(d.code)));
+    const attempts = malformedAttempts(transcript);
     const think = transcript.turns.flatMap((t) => t.parse.diagnostics.filter((d) => d.code === 'call-in-think'));
     const notes = [
       attempts.length > 0

@@ -1,4 +1,4 @@
-import type { ParsedCall } from '../contracts/parse.js';
+import type { Diagnostic, ParsedCall } from '../contracts/parse.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { canonicalJson } from '../util/canonical-json.js';
@@ -73,6 +73,16 @@ export function dedupeConsecutive(refs: readonly CallRef[]): CallRef[] {
     )
       out.push(r);
   }
+  return out;
+}
+
+/** Diagnostics of a call attempt the parser could not turn into a call (malformed arguments, a wrong shape). */
+const ATTEMPT_CODES: ReadonlySet<Diagnostic['code']> = new Set(['unparseable-arguments', 'wrong-shape']);
+
+/** The malformed call attempts of every turn: still attempts for no-call, the reason nothing parsed for the rest. */
+export function malformedAttempts(transcript: Transcript): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const t of transcript.turns) for (const d of t.parse.diagnostics) if (ATTEMPT_CODES.has(d.code)) out.push(d);
   return out;
 }
 
