@@ -1,21 +1,38 @@
 import { z } from 'zod';
 import type { NativeCall } from '../../contracts/model.js';
 
-/** A recorded tool call: `{name, arguments}` or the OpenAI shape `{id, type: 'function', function: {…}}`. */
-const ToolCallSchema = z.union([
-  z.object({
-    id: z.string().optional(),
-    name: z.string().min(1),
-    arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
-  }),
-  z.object({
-    id: z.string().optional(),
-    function: z.object({
+/**
+ * A recorded tool call, in the shape each API logs it: `{name, arguments}` (also the OpenAI Responses API's
+ * `function_call` item, whose id is `call_id`), Chat Completions' `{id, type: 'function', function: {…}}`, or an
+ * Anthropic `tool_use` block `{id, name, input}`. The `input` variant comes first: the plain one would otherwise
+ * accept a `tool_use` block and drop its arguments.
+ */
+const ToolCallSchema = z.union(
+  [
+    z.object({
+      id: z.string().optional(),
+      name: z.string().min(1),
+      input: z.record(z.string(), z.unknown()),
+    }),
+    z.object({
+      id: z.string().optional(),
+      call_id: z.string().optional(),
       name: z.string().min(1),
       arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
     }),
-  }),
-]);
+    z.object({
+      id: z.string().optional(),
+      function: z.object({
+        name: z.string().min(1),
+        arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+      }),
+    }),
+  ],
+  {
+    error:
+      'not a tool call; write {"name", "arguments"} (arguments a JSON string or object), {"function": {"name", "arguments"}} or {"name", "input"}',
+  },
+);
 
 /** A result the application fed back after a turn (for multi-turn transcripts). */
 const ResultSchema = z.object({ name: z.string().min(1), result: z.string(), args: z.unknown().optional() });
@@ -27,7 +44,7 @@ const TurnSchema = z.object({
 });
 
 /**
- * One line of `grade --outputs F.jsonl`: `{case, output}` (raw model text), `{case, tool_calls}` (native calls), or
+ * One line of `grade --outputs F.jsonl` (docs/grading-outputs.md): `{case, output}` (raw model text), `{case, tool_calls}` (native calls), or
  * `{case, turns: [{output?, tool_calls?, results?}]}`. `model` (optional) labels the provider column. BFCL's
  * recorded result lines (`{id, raw, model}`) are accepted as they are: `id` = case, `raw` = output.
  */
@@ -61,8 +78,11 @@ export interface OutputLine {
 type RawCall = z.infer<typeof ToolCallSchema>;
 
 function nativeOf(c: RawCall, i: number): NativeCall {
+  const callId = 'call_id' in c ? c.call_id : undefined;
+  const id = c.id ?? callId ?? `call_${i + 1}`;
+  if ('input' in c) return { id, name: c.name, arguments: c.input };
   const fn = 'function' in c ? c.function : c;
-  return { id: c.id ?? `call_${i + 1}`, name: fn.name, arguments: fn.arguments ?? {} };
+  return { id, name: fn.name, arguments: fn.arguments ?? {} };
 }
 
 /** Validates and normalises one parsed line; returns the first problem as text when it is not a valid line. */
