@@ -1,8 +1,15 @@
 import type { CaseRecord } from '../contracts/run-log.js';
 import type { RunAggregate } from './aggregate.js';
 
-/** XML text and attribute escaping; also drops characters XML 1.0 forbids (model text may hold any). */
+/** Anything xmlEscape changes: XML's special characters, characters XML 1.0 forbids, and any surrogate. */
+const XML_SUSPECT = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
+/**
+ * XML text and attribute escaping; also drops characters XML 1.0 forbids (model text may hold any). One scan
+ * returns most strings as they are (nothing to escape); the rest go through every replacement.
+ */
 export function xmlEscape(text: string): string {
+  if (!XML_SUSPECT.test(text)) return text;
   return text
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD')
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
