@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gradeCommand } from '../src/cli/grade-command.js';
+import { mergeCommand } from '../src/cli/merge-command.js';
 import type { CaseRecord, RunFooter, RunHeader } from '../src/contracts/run-log.js';
 import { REPORT_FILES } from '../src/report/write-reports.js';
 import { FIXTURES, readRecords } from './cli-helpers.js';
@@ -11,7 +12,7 @@ const call = (args: object) =>
   `<tool_call>{"name": "read_data_from_excel", "arguments": ${JSON.stringify(args)}}</tool_call>`;
 const read = call({ filepath: 'test.xlsx', sheet_name: 'Sheet1' });
 
-async function grade(lines: unknown[], extra: { protocol?: string; renderer?: string } = {}) {
+async function grade(lines: unknown[], extra: { protocol?: string; renderer?: string; shard?: string } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'tg-grade-'));
   const outputs = join(dir, 'outputs.jsonl');
   writeFileSync(outputs, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n'));
@@ -158,5 +159,47 @@ describe('toolgauge grade --outputs (offline grading of recorded outputs)', () =
       'mini/read-sheet-zh|recorded|recorded|1,mini,read-sheet-zh,recorded,recorded,false,1,parseable,false',
     );
     expect(readFileSync(join(runDir, 'summary.md'), 'utf8')).toContain('report.html');
+  });
+});
+
+describe('toolgauge grade --shard i/n (grading one file on several cores)', () => {
+  it('the shards partition the lines by case, and their merge equals the unsharded run', async () => {
+    const outputs = join(FIXTURES, 'bfcl-recorded', 'airev-ai_AIREV-Agent-0.8B', 'multiple.jsonl');
+    const suite = join(FIXTURES, '..', '..', 'suites', 'bfcl', 'multiple.yaml');
+    const dir = mkdtempSync(join(tmpdir(), 'tg-grade-shard-'));
+    const runOf = async (name: string, shard?: string) => {
+      const out = join(dir, name);
+      expect(await gradeCommand({ suite, outputs, out, quiet: true, ...(shard ? { shard } : {}) })).toBe(0);
+      return join(out, readdirSync(out)[0] as string);
+    };
+    const whole = await runOf('whole');
+    const shards = [await runOf('s1', '1/3'), await runOf('s2', '2/3'), await runOf('s3', '3/3')];
+    const casesOf = (runDir: string) =>
+      readRecords(join(runDir, 'run.jsonl')).filter((r): r is CaseRecord => r.type === 'case');
+    const verdicts = (records: CaseRecord[]) =>
+      records.map((r) => `${r.key} ${r.grades.map((g) => `${g.grader}=${g.pass}`).join(' ')}`).sort();
+
+    const parts = shards.map(casesOf);
+    expect(parts.every((p) => p.length > 30)).toBe(true);
+    const headers = shards.map((d) => readRecords(join(d, 'run.jsonl'))[0] as RunHeader);
+    expect(headers.map((h) => [h.shard, h.plannedCases])).toEqual(
+      parts.map((p, i) => [{ index: i + 1, count: 3 }, p.length]),
+    );
+    // no case in two shards, and together exactly the unsharded run's records and verdicts
+    const owners = new Map<string, Set<number>>();
+    for (const [i, p] of parts.entries())
+      for (const r of p) owners.set(r.case, (owners.get(r.case) ?? new Set()).add(i));
+    expect([...owners.values()].every((s) => s.size === 1)).toBe(true);
+    expect(verdicts(parts.flat())).toEqual(verdicts(casesOf(whole)));
+
+    const merged = join(dir, 'merged');
+    expect(await mergeCommand(shards, { out: merged })).toBe(0);
+    expect(verdicts(casesOf(merged))).toEqual(verdicts(casesOf(whole)));
+  });
+
+  it('a bad --shard is a usage error', async () => {
+    await expect(grade([{ case: 'read-sheet-zh', output: read }], { shard: '3/2' })).rejects.toThrow(
+      /--shard 3\/2: expected i\/n with 1 ≤ i ≤ n/,
+    );
   });
 });

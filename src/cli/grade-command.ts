@@ -10,6 +10,7 @@ import { RUN_LOG_FORMAT } from '../contracts/run-log.js';
 import { ToolgaugeError } from '../errors.js';
 import { gradeOutputs } from '../graders/offline/grade-outputs.js';
 import { REPORT_FILES, ReportSink } from '../report/report-sink.js';
+import { parseShard } from '../runner/shard.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { abortOnInterrupt, EXIT_INTERRUPTED } from './interrupt.js';
 import { Progress } from './progress.js';
@@ -25,13 +26,15 @@ export interface GradeFlags {
   grader?: string[];
   /** Reports folder (default `reports`); the run goes to <out>/<run-id>/. */
   out?: string;
+  /** `--shard i/n`: grade only the lines whose case hashes to shard i of n (as eval partitions cases). */
+  shard?: string;
   quiet?: boolean;
 }
 
 const PROTOCOLS: readonly Protocol[] = ['xml-tags', 'json', 'python-call', 'native'];
 
 /**
- * `toolgauge grade --suite S --outputs F.jsonl [--renderer R] [--protocol P] [--grader G…] [--out DIR]`: grades
+ * `toolgauge grade --suite S --outputs F.jsonl [--renderer R] [--protocol P] [--grader G…] [--out DIR] [--shard i/n]`: grades
  * recorded outputs (production logs, BFCL result files) with the suite's expectations, writes run.jsonl and the
  * same reports as `eval`, shows progress on stderr and prints the summary. Exit 0 (2 on bad input, 130 when
  * interrupted: the lines graded so far are kept and reported).
@@ -40,6 +43,7 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
   if (flags.protocol !== undefined && !PROTOCOLS.includes(flags.protocol as Protocol)) {
     throw new ToolgaugeError('USAGE', `--protocol ${flags.protocol}: unknown protocol; valid: ${PROTOCOLS.join(', ')}`);
   }
+  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   const cwd = process.cwd();
   const loaded = loadSuite(resolveSuitePath(flags.suite, cwd));
   const graders = await resolveGraders(flags.grader, cwd, (i) => `--grader ${flags.grader?.[i]}`);
@@ -75,13 +79,16 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
           graders: graders.map((g) => g.name),
           repeats: 1,
         },
+        ...(shard ? { shard } : {}),
       },
+      ...(shard ? { shard } : {}),
       renderer,
       textProtocol: (flags.protocol as Protocol | undefined) ?? textProtocol,
       graders,
       onStart(planned, header) {
+        const part = shard ? ` (shard ${shard.index}/${shard.count})` : '';
         process.stderr.write(
-          `toolgauge: grading ${planned} line(s) of ${displayPath(resolve(flags.outputs))} against ${loaded.suite.name} → ${displayPath(runDir)}\n`,
+          `toolgauge: grading ${planned} line(s)${part} of ${displayPath(resolve(flags.outputs))} against ${loaded.suite.name} → ${displayPath(runDir)}\n`,
         );
         progress = new Progress(planned, process.stderr, flags.quiet);
         sink = new ReportSink(runDir, header, { hostname: hostname() });

@@ -240,6 +240,10 @@ program
   .option('--protocol <p>', 'protocol the outputs were asked for: xml-tags (default), json, python-call (BFCL), native')
   .option('-g, --grader <name>', 'grader (repeatable; default: all)', collect)
   .option('--out <dir>', 'reports folder', 'reports')
+  .option(
+    '--shard <i/n>',
+    "grade only shard i of n (lines partitioned by their case's hash; run the shards on several cores, combine them with `toolgauge merge`)",
+  )
   .option('-q, --quiet', 'do not print the summary')
   .action((opts) =>
     run(async () => {

@@ -11,6 +11,7 @@ import type { ToolDef } from '../../contracts/tool.js';
 import { ToolgaugeError } from '../../errors.js';
 import { RunAggregate } from '../../report/aggregate.js';
 import { RunLogWriter } from '../../runner/run-log-writer.js';
+import { inShard, type Shard } from '../../runner/shard.js';
 import { hashOf } from '../../util/canonical-json.js';
 import { lineBatches } from './line-batches.js';
 import { type OutputLine, readOutputLine } from './output-line.js';
@@ -34,6 +35,12 @@ export interface GradeOutputsInput {
   /** Forces one protocol for every line. */
   protocol?: Protocol;
   graders: Grader[];
+  /**
+   * Grades only the lines whose case falls in this shard (the hash eval partitions cases by), so every line of a
+   * case, all models, lands in one shard and the shards' runs merge. The whole file is still validated, and the
+   * header lists the models of the whole file, so every shard describes the same experiment.
+   */
+  shard?: Shard;
   /**
    * Called once the whole file is validated and the run folder exists, before any line is graded: how many lines
    * will be graded, and the run log's header.
@@ -104,6 +111,9 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
   const { suite } = input.suite;
   const label = input.outputsLabel ?? input.outputsFile;
   const cases = new Map(suite.cases.map((c) => [c.id, c]));
+  const { shard } = input;
+  /** Whether a case's lines are graded here (always, without a shard). */
+  const mine = shard ? new Set(suite.cases.filter((c) => inShard(shard, suite.name, c.id)).map((c) => c.id)) : null;
   const models: string[] = [];
   let planned = 0;
   const seen = new Set<string>();
@@ -123,10 +133,10 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
         seen.add(model);
         models.push(model);
       }
-      planned++;
+      if (!mine || mine.has(line.caseId)) planned++;
     }
   }
-  if (planned === 0) {
+  if (seen.size === 0) {
     throw new ToolgaugeError(
       'USAGE',
       `--outputs ${label}: no lines to grade (the file is empty); write one {"case": "<id>", "output": "…"} per line`,
@@ -158,7 +168,7 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
       }
       for (let i = 0; i < texts.length; i++) {
         const line = outputLine(texts[i] as string, first + i, label);
-        if (!line) continue;
+        if (!line || (mine && !mine.has(line.caseId))) continue;
         const c = cases.get(line.caseId) as SuiteCase;
         const provider = line.model ?? RECORDED_PROVIDER;
         const cell = `${c.id}|${provider}`;
