@@ -19,16 +19,28 @@ function messageText(m: Turn['request']['messages'][number]): string {
   }
 }
 
+/** A turn of `toolgauge grade`: a recorded reply whose request was never known (empty prompt, no messages). */
+function isRecordedTurn(t: Turn): boolean {
+  return t.response.finishReason === 'recorded' && t.request.system === '' && t.request.messages.length === 0;
+}
+
 function turnHtml(t: Turn, prev: Turn | undefined): string {
   const out: string[] = [`<div class="turn"><h4>Turn ${t.index + 1} · protocol ${e(t.request.protocol)}</h4>`];
-  if (!prev || prev.request.system !== t.request.system) {
-    out.push('<h5>Rendered system prompt</h5>', pre('prompt', t.request.system));
-  } else out.push('<p class="muted">System prompt: same as the previous turn.</p>');
-  if (t.request.tools?.length && (!prev || json(prev.request.tools) !== json(t.request.tools))) {
-    out.push('<h5>Native tool definitions</h5>', pre('tools', json(t.request.tools)));
+  if (isRecordedTurn(t)) {
+    out.push('<p class="muted">Recorded reply, graded offline: the prompt it answered was not recorded.</p>');
+  } else {
+    if (!prev || prev.request.system !== t.request.system) {
+      out.push('<h5>Rendered system prompt</h5>', pre('prompt', t.request.system));
+    } else out.push('<p class="muted">System prompt: same as the previous turn.</p>');
+    if (t.request.tools?.length && (!prev || json(prev.request.tools) !== json(t.request.tools))) {
+      out.push('<h5>Native tool definitions</h5>', pre('tools', json(t.request.tools)));
+    }
+    const fresh = t.request.messages.slice(prev ? prev.request.messages.length : 0);
+    out.push(
+      `<h5>Messages${prev ? ' (new this turn)' : ''}</h5>`,
+      pre('messages', fresh.map(messageText).join('\n\n')),
+    );
   }
-  const fresh = t.request.messages.slice(prev ? prev.request.messages.length : 0);
-  out.push(`<h5>Messages${prev ? ' (new this turn)' : ''}</h5>`, pre('messages', fresh.map(messageText).join('\n\n')));
   const r = t.response;
   out.push(
     `<h5>Raw reply <span class="muted">finish: ${e(r.finishReason)} · ${r.latencyMs} ms${r.usage ? ` · tokens in ${r.usage.input} / out ${r.usage.output}` : ''}</span></h5>`,
