@@ -14,13 +14,15 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Starts the real CLI (TypeScript source through tsx) as a child process. */
-export function startCli(args: string[], cwd = ROOT): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
+/** Starts the real CLI (TypeScript source through tsx) as a child process; `stdin` is written to its standard input. */
+export function startCli(args: string[], cwd = ROOT, stdin?: string): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
     cwd,
     env: { ...process.env, CI: 'true', FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
+  if (stdin !== undefined) child.stdin?.end(stdin);
+  return child;
 }
 
 export function finished(child: ChildProcess): Promise<CliResult> {
@@ -37,8 +39,8 @@ export function finished(child: ChildProcess): Promise<CliResult> {
   });
 }
 
-export function runCli(args: string[], cwd = ROOT): Promise<CliResult> {
-  return finished(startCli(args, cwd));
+export function runCli(args: string[], cwd = ROOT, stdin?: string): Promise<CliResult> {
+  return finished(startCli(args, cwd, stdin));
 }
 
 export function readRecords(file: string): RunRecord[] {

@@ -6,7 +6,7 @@ import { gradeCommand } from '../src/cli/grade-command.js';
 import { mergeCommand } from '../src/cli/merge-command.js';
 import type { CaseRecord, RunFooter, RunHeader } from '../src/contracts/run-log.js';
 import { REPORT_FILES } from '../src/report/write-reports.js';
-import { FIXTURES, readRecords } from './cli-helpers.js';
+import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
 
 const call = (args: object) =>
   `<tool_call>{"name": "read_data_from_excel", "arguments": ${JSON.stringify(args)}}</tool_call>`;
@@ -201,5 +201,24 @@ describe('toolgauge grade --shard i/n (grading one file on several cores)', () =
     await expect(grade([{ case: 'read-sheet-zh', output: read }], { shard: '3/2' })).rejects.toThrow(
       /--shard 3\/2: expected i\/n with 1 ≤ i ≤ n/,
     );
+  });
+});
+
+describe('toolgauge grade --outputs - (standard input)', () => {
+  it('grades JSONL piped in, and names stdin in errors', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-grade-stdin-'));
+    const input = `${JSON.stringify({ case: 'read-sheet-zh', output: read })}\n${JSON.stringify({ case: 'read-sheet-zh', output: 'Which file?' })}\n`;
+    const args = ['grade', '--suite', join(FIXTURES, 'mini.yaml'), '--outputs', '-', '--out', join(dir, 'out'), '-q'];
+    const ok = await runCli(args, undefined, input);
+    expect(ok.code).toBe(0);
+    expect(ok.stderr).toContain('grading 2 line(s) of stdin against mini');
+    const cases = readRecords(join(runDirFrom(ok.stderr), 'run.jsonl')).filter(
+      (r): r is CaseRecord => r.type === 'case',
+    );
+    expect(cases.map((c) => c.grades.find((g) => g.grader === 'parseable')?.pass)).toEqual([true, false]);
+
+    const bad = await runCli(args, undefined, `${JSON.stringify({ case: 'nope', output: 'x' })}\n`);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/stdin:1: case 'nope' is not in suite mini/);
   });
 });

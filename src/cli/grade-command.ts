@@ -1,6 +1,7 @@
-import { appendFileSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { appendFileSync, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { resolveSuitePath } from '../config/load-config.js';
 import { loadSuite } from '../config/load-suite.js';
 import { displayPath } from '../config/load-yaml.js';
@@ -51,6 +52,10 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
   const textProtocol: Protocol = imported ? 'python-call' : 'xml-tags';
   const runId = newRunId();
   const runDir = resolve(flags.out ?? 'reports', runId);
+  // `--outputs -`: standard input, spooled to a temporary file (the file is read twice: validated, then graded)
+  const stdin = flags.outputs === '-' ? await spoolStdin() : undefined;
+  const outputsFile = stdin?.file ?? resolve(flags.outputs);
+  const outputsLabel = stdin ? 'stdin' : flags.outputs;
   const renderer = flags.renderer ?? 'recorded';
   let progress: Progress | undefined;
   // Every report is written as lines are graded, as eval does (nothing read back from run.jsonl).
@@ -61,8 +66,8 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
   try {
     graded = await gradeOutputs({
       suite: { ...loaded, file: displayPath(loaded.file) },
-      outputsFile: resolve(flags.outputs),
-      outputsLabel: flags.outputs,
+      outputsFile,
+      outputsLabel,
       runDir,
       header: {
         type: 'header',
@@ -88,7 +93,7 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
       onStart(planned, header) {
         const part = shard ? ` (shard ${shard.index}/${shard.count})` : '';
         process.stderr.write(
-          `toolgauge: grading ${planned} line(s)${part} of ${displayPath(resolve(flags.outputs))} against ${loaded.suite.name} → ${displayPath(runDir)}\n`,
+          `toolgauge: grading ${planned} line(s)${part} of ${stdin ? 'stdin' : displayPath(outputsFile)} against ${loaded.suite.name} → ${displayPath(runDir)}\n`,
         );
         progress = new Progress(planned, process.stderr, flags.quiet);
         sink = new ReportSink(runDir, header, { hostname: hostname() });
@@ -104,6 +109,7 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
     throw e;
   } finally {
     stopListening();
+    stdin?.remove();
   }
   progress?.end();
   const { aggregate, interrupted } = graded;
@@ -121,4 +127,18 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
     return EXIT_INTERRUPTED;
   }
   return 0;
+}
+
+/** Standard input copied to a file in a fresh temporary folder, removed after grading. */
+async function spoolStdin(): Promise<{ file: string; remove: () => void }> {
+  if (process.stdin.isTTY) {
+    throw new ToolgaugeError(
+      'USAGE',
+      '--outputs -: standard input is a terminal; pipe the JSONL into it or pass a file',
+    );
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'toolgauge-stdin-'));
+  const file = join(dir, 'outputs.jsonl');
+  await pipeline(process.stdin, createWriteStream(file));
+  return { file, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

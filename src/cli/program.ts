@@ -234,7 +234,7 @@ program
   .requiredOption('-s, --suite <suite>', 'suite file or bundled suite name')
   .requiredOption(
     '--outputs <file>',
-    'JSONL lines {"case","output"} | {"case","tool_calls"} | {"case","turns"}; BFCL result lines as they are',
+    'JSONL lines {"case","output"} | {"case","tool_calls"} | {"case","turns"}; BFCL result lines as they are; - reads standard input',
   )
   .option('-r, --renderer <label>', 'label of the renderer column', 'recorded')
   .option('--protocol <p>', 'protocol the outputs were asked for: xml-tags (default), json, python-call (BFCL), native')
