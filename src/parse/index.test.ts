@@ -203,7 +203,7 @@ describe('python-call', () => {
   });
 
   it('a list cut off by the end of the reply: calls parsed up to the cut, the cut one truncated and repaired', () => {
-    // BFCL parallel_93 (recorded), cut mid-argument list
+    // BFCL parallel_93's reply (recorded), cut off mid-argument list as a max-tokens limit would
     const r = text(
       '[route.estimate_time(start_location="New York", end_location="Miami"), route.estimate_time(start_location="Philadelphia", end_location',
       'python-call',
