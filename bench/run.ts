@@ -22,6 +22,7 @@ interface Entry {
 
 const ENTRIES: Entry[] = [
   { file: 'offline-grading.ts', exportName: 'benchOfflineGrading', label: '(a) offline grading throughput' },
+  { file: 'parser-adversarial.ts', exportName: 'benchParserAdversarial', label: 'parser on adversarial replies' },
   {
     file: 'eval-throughput.ts',
     exportName: 'benchEvalThroughput',

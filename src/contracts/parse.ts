@@ -1,5 +1,16 @@
-/** How a call was found in a reply. `native` = the API's tool-call field; the rest are text shapes. */
-export type CallVia = 'native' | 'xml-tags' | 'json' | 'fenced' | 'inline-code' | 'bare-json' | 'python-call';
+/**
+ * How a call was found in a reply. `native` = the API's tool-call field; the rest are text shapes.
+ * `function-tags` (`<function=name>…</function>`, OpenHands / Qwen3-Coder / Llama 3.1) is detected, never asked for.
+ */
+export type CallVia =
+  | 'native'
+  | 'xml-tags'
+  | 'function-tags'
+  | 'json'
+  | 'fenced'
+  | 'inline-code'
+  | 'bare-json'
+  | 'python-call';
 
 export interface ParsedCall {
   name: string;

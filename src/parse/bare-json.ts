@@ -1,5 +1,5 @@
 import { callsFromValue, rawArgsOf } from './call-object.js';
-import { emptyFound, type Found, isIntroducedAsExample } from './found-call.js';
+import { atCallLimit, emptyFound, type Found, isIntroducedAsExample } from './found-call.js';
 import { parseJsonText } from './json-args.js';
 import { scanBalanced, skipSpace } from './json-scan.js';
 
@@ -25,6 +25,7 @@ export function findBareJsonCalls(text: string): Found {
       i++;
       continue;
     }
+    if (atCallLimit(found, 'JSON', i, text.length)) break;
     if (budget <= 0) {
       found.diagnostics.push({ code: 'other', message: 'bare JSON scan stopped: scan budget exhausted', span: [i, i] });
       break;

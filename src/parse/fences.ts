@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../contracts/parse.js';
-import { type Found, type FoundCall, isIntroducedAsExample } from './found-call.js';
+import { atCallLimit, type Found, type FoundCall, isIntroducedAsExample } from './found-call.js';
 import { callsInBody } from './json-body.js';
 import { findXmlTagCalls } from './xml-tags.js';
 
@@ -28,7 +28,7 @@ export function findFencedCalls(text: string): FenceFound {
   let from = 0;
   for (;;) {
     const open = text.indexOf('```', from);
-    if (open < 0) break;
+    if (open < 0 || atCallLimit(out, 'fenced', open, text.length)) break;
     let tick = open + 3;
     while (text[tick] === '`') tick++;
     const ticks = text.slice(open, tick);
@@ -53,10 +53,13 @@ export function findInlineCodeCalls(text: string): FenceFound {
   // Backticks inside a <tool_call> body are argument text (a template literal, a shell snippet), not markdown.
   const skip = toolCallRegions(text);
   let from = 0;
+  let r = 0;
   for (;;) {
     const open = text.indexOf('`', from);
-    if (open < 0) break;
-    const region = skip.find(([s, e]) => open >= s && open < e);
+    if (open < 0 || atCallLimit(out, 'inline-code', open, text.length)) break;
+    // regions are in order and backticks are met in order: step past the regions that end before this one
+    while (r < skip.length && (skip[r] as [number, number])[1] <= open) r++;
+    const region = skip[r] !== undefined && (skip[r] as [number, number])[0] <= open ? skip[r] : undefined;
     if (region) {
       from = region[1];
       continue;

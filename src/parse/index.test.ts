@@ -256,6 +256,64 @@ describe('python-call', () => {
   });
 });
 
+describe('<function=…> calls (OpenHands / Qwen3-Coder parameters, Llama 3.1 JSON)', () => {
+  it('parameters become arguments; whole JSON literals are typed, other text stays as written', () => {
+    const r = text(
+      'I will read it.\n<function=read_data_from_excel>\n<parameter=filepath>test.xlsx</parameter>\n<parameter=start_row>\n3\n</parameter>\n<parameter=cols>["A", "B"]</parameter>\n<parameter=note>\nline one\nline two\n</parameter>\n<parameter=zip>"02134"</parameter>\n</function>',
+    );
+    expect(r.calls).toMatchObject([
+      {
+        name: 'read_data_from_excel',
+        args: { filepath: 'test.xlsx', start_row: 3, cols: ['A', 'B'], note: 'line one\nline two', zip: '"02134"' },
+        via: 'function-tags',
+        repaired: false,
+      },
+    ]);
+    // a shape no renderer asks for: found, never strict
+    expect(acceptedCalls(r, 'xml-tags')).toEqual([]);
+  });
+
+  it("Llama 3.1's JSON body, several calls, a cut-off call, and a body that is not JSON", () => {
+    const r = text(
+      '<function=get_weather>{"city": "Paris"}</function><function=get_time>{}</function>\n<function=get_weather>{"city": "Ro',
+    );
+    expect(r.calls.map((c) => [c.name, c.args, c.truncated === true, c.repaired])).toEqual([
+      ['get_weather', { city: 'Paris' }, false, false],
+      ['get_time', {}, false, false],
+      ['get_weather', { city: 'Ro' }, true, true],
+    ]);
+    const bad = text('<function=get_weather>city is Paris</function>');
+    expect(bad.calls).toEqual([]);
+    expect(bad.diagnostics.map((d) => d.code)).toEqual(['unparseable-arguments']);
+  });
+
+  it('not a call: an invalid name, or a call shown as an example', () => {
+    expect(text('<function=not a name>{}</function>').calls).toEqual([]);
+    expect(text('For example: <function=f>{"a": 1}</function>').diagnostics.map((d) => d.code)).toEqual([
+      'quoted-example',
+    ]);
+  });
+});
+
+describe('a runaway reply', () => {
+  it('each finder stops at 1,000 findings, says where, and the finders after it do not read the rest', () => {
+    const r = text('<tool_call>{"name": "f", "arguments": {}}</tool_call>'.repeat(1_500));
+    expect(r.calls.length).toBe(1_000);
+    expect(r.diagnostics.find((d) => d.code === 'multiple-calls')?.message).toBe('1000 calls in one reply: f ×1000');
+    expect(r.diagnostics.filter((d) => d.code === 'other').map((d) => d.message)).toEqual([
+      'more than 1000 <tool_call> calls or attempts in one reply: the rest, from offset 53000, is not read',
+    ]);
+  });
+
+  it('python-call lines: a long list of lines is read in linear time, up to 500 tries', () => {
+    const r = text('[f(a=1)]\n'.repeat(2_000), 'python-call');
+    expect(r.calls.length).toBe(500);
+    expect(r.diagnostics.map((d) => d.message)).toContain(
+      'more than 500 python-call lists tried in one reply: the rest, from offset 4500, are not read',
+    );
+  });
+});
+
 describe('think blocks and native calls', () => {
   it('calls inside <think> are reported, not returned', () => {
     const r = text(

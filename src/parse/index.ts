@@ -3,7 +3,8 @@ import type { CallVia, Diagnostic, ParsedCall, ParseResult } from '../contracts/
 import { findBareJsonCalls } from './bare-json.js';
 import { findFencedCalls, findInlineCodeCalls } from './fences.js';
 import type { FoundCall } from './found-call.js';
-import { parseArguments } from './json-args.js';
+import { findFunctionTagCalls } from './function-tags.js';
+import { parseArguments, withRepairBudget } from './json-args.js';
 import { findPythonCalls } from './python-detect.js';
 import { findThinkBlocks, maskSpans, mergeSpans } from './think-blocks.js';
 import { findXmlTagCalls } from './xml-tags.js';
@@ -16,7 +17,9 @@ export { findThinkBlocks, stripThink } from './think-blocks.js';
  */
 export function parseResponse(response: { text: string; toolCalls: NativeCall[] }, protocol: Protocol): ParseResult {
   try {
-    return parseUnchecked(response, protocol);
+    // every repair attempt in one reply together may read the reply about twice (plus room for small replies)
+    const text = typeof response.text === 'string' ? response.text : '';
+    return withRepairBudget(2 * text.length + 100_000, () => parseUnchecked(response, protocol));
   } catch (e) {
     return {
       calls: [],
@@ -92,7 +95,7 @@ function textCalls(text: string): { calls: ParsedCall[]; diagnostics: Diagnostic
     }
     diagnostics.push(...group.diagnostics);
   }
-  for (const finder of [findXmlTagCalls, findBareJsonCalls, findPythonCalls]) {
+  for (const finder of [findXmlTagCalls, findFunctionTagCalls, findBareJsonCalls, findPythonCalls]) {
     const found = finder(masked);
     masked = maskSpans(masked, mergeSpans(found.spans));
     for (const c of found.calls) {
@@ -124,10 +127,7 @@ function toParsed(c: FoundCall, via: CallVia): ParsedCall {
 
 function summarise(calls: ParsedCall[], diagnostics: Diagnostic[]): void {
   if (calls.length > 1) {
-    diagnostics.push({
-      code: 'multiple-calls',
-      message: `${calls.length} calls in one reply: ${calls.map((c) => c.name).join(', ')}`,
-    });
+    diagnostics.push({ code: 'multiple-calls', message: `${calls.length} calls in one reply: ${callNames(calls)}` });
   }
   for (const c of calls) {
     if (c.truncated)
@@ -141,6 +141,15 @@ function summarise(calls: ParsedCall[], diagnostics: Diagnostic[]): void {
       diagnostics.push({ code: 'repaired', message: `${c.name}: arguments only parse ${how}`, ...span(c) });
     }
   }
+}
+
+/** The names in order, a repeated name once with its count (`f ×3`), at most 20 names then `…`. */
+function callNames(calls: ParsedCall[]): string {
+  if (calls.length <= 20) return calls.map((c) => c.name).join(', ');
+  const counts = new Map<string, number>();
+  for (const c of calls) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
+  const names = [...counts].map(([name, n]) => (n > 1 ? `${name} ×${n}` : name));
+  return names.length > 20 ? `${names.slice(0, 20).join(', ')}, …` : names.join(', ');
 }
 
 function isPython(c: ParsedCall): boolean {

@@ -1,5 +1,5 @@
 import type { Found } from './found-call.js';
-import { emptyFound, isIntroducedAsExample } from './found-call.js';
+import { atCallLimit, emptyFound, isIntroducedAsExample } from './found-call.js';
 import { callsInBody } from './json-body.js';
 
 const OPEN = '<tool_call>';
@@ -19,7 +19,7 @@ export function findXmlTagCalls(text: string): Found {
   let close = -2;
   for (;;) {
     const start = lower.indexOf(OPEN, from);
-    if (start < 0) break;
+    if (start < 0 || atCallLimit(found, '<tool_call>', start, text.length)) break;
     const bodyStart = start + OPEN.length;
     if (close === -2 || (close >= 0 && close < bodyStart)) close = lower.indexOf(CLOSE, bodyStart);
     const nextOpen = lower.indexOf(OPEN, bodyStart);

@@ -1,0 +1,138 @@
+import type { FoundCall } from './found-call.js';
+import { atCallLimit, emptyFound, type Found, isIntroducedAsExample } from './found-call.js';
+import { parseJsonText } from './json-args.js';
+
+const OPEN = '<function=';
+const CLOSE = '</function>';
+const PARAM_OPEN = '<parameter=';
+const PARAM_CLOSE = '</parameter>';
+/** More parameters than this in one call is garbage, not a call (and reading them all is work for nothing). */
+const MAX_PARAMETERS = 200;
+/** A tool name as MCP servers and renderers spell them (dots and dashes included). */
+const NAME = /^[\p{L}_][\p{L}\p{N}_.:-]*$/u;
+
+/**
+ * `<function=name>…</function>` calls: the OpenHands / Qwen3-Coder form, whose body is `<parameter=p>value</parameter>`
+ * elements, and Llama 3.1's custom-tool form, whose body is a JSON object of arguments. No bundled renderer asks for
+ * this shape, so a call found here always fails `parseable` (the model answered in the wrong shape); its arguments
+ * are still judged.
+ *
+ * A parameter's value is text. It becomes a number, boolean, null, array or object when the whole value is that JSON
+ * literal (`3`, `true`, `[1, 2]`), since the parser has no schema to convert by; anything else, `"3"` with its quotes
+ * included, stays the text as written. One line break right after the open tag and one right before the close tag
+ * are layout, not value. A missing `</function>` at the end of the reply, or before the next `<function=`, flags the
+ * call truncated. Linear: indexOf only.
+ */
+export function findFunctionTagCalls(text: string): Found {
+  const found = emptyFound();
+  if (!text.includes(OPEN)) return found;
+  let from = 0;
+  // the next close tag is searched again only once we pass it, so many unclosed opens stay linear
+  let close = -2;
+  for (;;) {
+    const start = text.indexOf(OPEN, from);
+    if (start < 0 || atCallLimit(found, '<function=…>', start, text.length)) break;
+    const nameEnd = tagEnd(text, start + OPEN.length);
+    const name = nameEnd < 0 ? '' : text.slice(start + OPEN.length, nameEnd).trim();
+    if (!NAME.test(name)) {
+      from = start + OPEN.length;
+      continue;
+    }
+    const bodyStart = nameEnd + 1;
+    if (close === -2 || (close >= 0 && close < bodyStart)) close = text.indexOf(CLOSE, bodyStart);
+    const next = text.indexOf(OPEN, bodyStart);
+    const closed = close >= 0 && (next < 0 || close < next);
+    const bodyEnd = closed ? close : next >= 0 ? next : text.length;
+    const end = closed ? close + CLOSE.length : bodyEnd;
+    found.spans.push([start, end]);
+    from = end;
+    if (isIntroducedAsExample(text, start)) {
+      found.diagnostics.push({
+        code: 'quoted-example',
+        message: 'a <function=…> call shown as an example',
+        span: [start, end],
+      });
+      continue;
+    }
+    const body = text.slice(bodyStart, bodyEnd);
+    const args = body.includes(PARAM_OPEN) ? parameterArgs(body) : jsonArgs(body);
+    if (typeof args === 'string') {
+      found.diagnostics.push({
+        code: 'unparseable-arguments',
+        message: `arguments of <function=${name}> do not parse: ${args}`,
+        span: [start, end],
+      });
+      continue;
+    }
+    const call: FoundCall = {
+      name,
+      args: args.value,
+      rawArgs: body.trim(),
+      shape: 'function-tags',
+      repaired: args.repaired,
+      truncated: !closed,
+      doubleEncoded: false,
+      span: [start, end],
+    };
+    found.calls.push(call);
+  }
+  return found;
+}
+
+type Args = { value: object; repaired: boolean } | string;
+
+/** `<parameter=p>value</parameter>` elements (a missing close ends the value at the next parameter or the end). */
+function parameterArgs(body: string): Args {
+  const args: Record<string, unknown> = {};
+  let from = 0;
+  let close = -2;
+  let count = 0;
+  for (;;) {
+    const start = body.indexOf(PARAM_OPEN, from);
+    if (start < 0) break;
+    if (++count > MAX_PARAMETERS) return `more than ${MAX_PARAMETERS} parameters`;
+    const nameEnd = tagEnd(body, start + PARAM_OPEN.length);
+    if (nameEnd < 0) return `<parameter= at ${start} has no closing '>'`;
+    const param = body.slice(start + PARAM_OPEN.length, nameEnd).trim();
+    if (param === '') return `a <parameter=> at ${start} has no name`;
+    if (close === -2 || (close >= 0 && close <= nameEnd)) close = body.indexOf(PARAM_CLOSE, nameEnd + 1);
+    const next = body.indexOf(PARAM_OPEN, nameEnd + 1);
+    const valueEnd = close >= 0 && (next < 0 || close < next) ? close : next >= 0 ? next : body.length;
+    args[param] = parameterValue(body.slice(nameEnd + 1, valueEnd));
+    from = valueEnd === close ? close + PARAM_CLOSE.length : valueEnd;
+  }
+  return { value: args, repaired: false };
+}
+
+/** The `>` that ends an open tag's name, looked for within 200 characters (-1: none; keeps the scan linear). */
+function tagEnd(text: string, from: number): number {
+  const at = text.slice(from, from + 200).indexOf('>');
+  return at < 0 ? -1 : from + at;
+}
+
+const JSON_LITERAL = /^(?:-?\d[\d.eE+-]*|true|false|null|\[[\s\S]*\]|\{[\s\S]*\})$/;
+
+function parameterValue(raw: string): unknown {
+  const text = raw.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
+  const literal = text.trim();
+  if (JSON_LITERAL.test(literal)) {
+    try {
+      return JSON.parse(literal);
+    } catch {
+      // not JSON after all (e.g. `[a, b]`): the text as written
+    }
+  }
+  return text;
+}
+
+/** Llama 3.1's `<function=name>{"a": 1}</function>`: the body is the arguments object (empty body: none). */
+function jsonArgs(body: string): Args {
+  if (body.trim() === '') return { value: {}, repaired: false };
+  const parsed = parseJsonText(body.trim());
+  if (!parsed.ok) return parsed.error;
+  const v = parsed.value;
+  // jsonrepair makes a string of any prose: only an object is an argument list
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return 'the body is neither parameters nor a JSON object';
+  return { value: v, repaired: parsed.repaired };
+}
