@@ -18,6 +18,7 @@ export function findBareJsonCalls(text: string): Found {
   const last = text.trimEnd().length;
   let budget = 4 * text.length + 10_000;
   let repairTried = false;
+  let candidates = 0;
   let i = 0;
   while (i < text.length) {
     const ch = text[i];
@@ -25,7 +26,7 @@ export function findBareJsonCalls(text: string): Found {
       i++;
       continue;
     }
-    if (atCallLimit(found, 'JSON', i, text.length)) break;
+    if (atCallLimit(found, 'JSON', i, text.length, ++candidates)) break;
     if (budget <= 0) {
       found.diagnostics.push({ code: 'other', message: 'bare JSON scan stopped: scan budget exhausted', span: [i, i] });
       break;

@@ -26,9 +26,10 @@ const CALL_FENCES = new Set(['tool_call', 'tool', 'function_call', 'tool_code'])
 export function findFencedCalls(text: string): FenceFound {
   const out: FenceFound = { text, calls: [], diagnostics: [], spans: [] };
   let from = 0;
+  let candidates = 0;
   for (;;) {
     const open = text.indexOf('```', from);
-    if (open < 0 || atCallLimit(out, 'fenced', open, text.length)) break;
+    if (open < 0 || atCallLimit(out, 'fenced', open, text.length, ++candidates)) break;
     let tick = open + 3;
     while (text[tick] === '`') tick++;
     const ticks = text.slice(open, tick);
@@ -54,9 +55,12 @@ export function findInlineCodeCalls(text: string): FenceFound {
   const skip = toolCallRegions(text);
   let from = 0;
   let r = 0;
+  let candidates = 0;
+  // the next line break, searched again only once we pass it (a long line of backticks stays linear)
+  let nl = -2;
   for (;;) {
     const open = text.indexOf('`', from);
-    if (open < 0 || atCallLimit(out, 'inline-code', open, text.length)) break;
+    if (open < 0) break;
     // regions are in order and backticks are met in order: step past the regions that end before this one
     while (r < skip.length && (skip[r] as [number, number])[1] <= open) r++;
     const region = skip[r] !== undefined && (skip[r] as [number, number])[0] <= open ? skip[r] : undefined;
@@ -66,14 +70,17 @@ export function findInlineCodeCalls(text: string): FenceFound {
     }
     const close = text.indexOf('`', open + 1);
     if (close < 0) break;
-    const nl = text.indexOf('\n', open + 1);
+    if (nl === -2 || (nl >= 0 && nl <= open)) nl = text.indexOf('\n', open + 1);
     if (nl >= 0 && nl < close) {
       from = nl + 1;
       continue;
     }
     const body = text.slice(open + 1, close);
     // Names alone (`read_data_from_excel`) are prose; only something call-shaped is worth reading.
-    if (/[{(<]/.test(body)) addBody(out, body, open + 1, [open, close + 1], '', true, false);
+    if (/[{(<]/.test(body)) {
+      if (atCallLimit(out, 'inline-code', open, text.length, ++candidates)) break;
+      addBody(out, body, open + 1, [open, close + 1], '', true, false);
+    }
     out.spans.push([open, close + 1]);
     from = close + 1;
   }

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../contracts/parse.js';
+import { takeCandidate } from './reply-budget.js';
 
 /** A call found in text before the caller decides how it was wrapped (`via`). */
 export interface FoundCall {
@@ -21,23 +22,35 @@ export interface Found {
 }
 
 /**
- * The most calls and diagnostics one finder reports for one reply. A reply with more is a runaway (a model looping
- * on one call, or garbage), and every finding costs objects and report space: at the limit the finder stops, says
- * so, and claims the rest of the reply, so the finders after it do not read it either.
+ * How much of one reply a finder reads: at most 1,000 calls and diagnostics of its own, and candidate regions (tags,
+ * fences, brackets it tries to parse) while the reply's shared budget lasts (reply-budget.ts), or `maxCandidates` of
+ * its own when given. Past that the reply is a runaway (a model looping on one call) or garbage: the finder stops,
+ * says where, and claims the rest of the reply, so the finders after it do not read it either.
  */
 export const MAX_FINDINGS_PER_REPLY = 1_000;
 
-/** Whether `found` is at the limit; if so, a diagnostic says where the finder stopped, and the rest is claimed. */
+/**
+ * Call before reading each candidate region, with the finder's own count of candidates including this one: true
+ * when the finder must stop (a diagnostic then says where, and the rest of the reply, up to `end`, is claimed).
+ */
 export function atCallLimit(
   found: { calls: unknown[]; diagnostics: Diagnostic[]; spans: Array<[number, number]> },
   shape: string,
   at: number,
   end: number,
+  candidates: number,
+  maxCandidates = Number.POSITIVE_INFINITY,
 ): boolean {
-  if (found.calls.length + found.diagnostics.length < MAX_FINDINGS_PER_REPLY) return false;
+  if (
+    found.calls.length + found.diagnostics.length < MAX_FINDINGS_PER_REPLY &&
+    candidates <= maxCandidates &&
+    takeCandidate()
+  ) {
+    return false;
+  }
   found.diagnostics.push({
     code: 'other',
-    message: `more than ${MAX_FINDINGS_PER_REPLY} ${shape} calls or attempts in one reply: the rest, from offset ${at}, is not read`,
+    message: `${shape}: stopped reading at offset ${at}: the reply holds more calls, attempts or candidates than the parser reads in one reply`,
   });
   found.spans.push([at, end]);
   return true;

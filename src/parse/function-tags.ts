@@ -29,9 +29,10 @@ export function findFunctionTagCalls(text: string): Found {
   let from = 0;
   // the next close tag is searched again only once we pass it, so many unclosed opens stay linear
   let close = -2;
+  let candidates = 0;
   for (;;) {
     const start = text.indexOf(OPEN, from);
-    if (start < 0 || atCallLimit(found, '<function=…>', start, text.length)) break;
+    if (start < 0 || atCallLimit(found, '<function=…>', start, text.length, ++candidates)) break;
     const nameEnd = tagEnd(text, start + OPEN.length);
     const name = nameEnd < 0 ? '' : text.slice(start + OPEN.length, nameEnd).trim();
     if (!NAME.test(name)) {

@@ -301,15 +301,15 @@ describe('a runaway reply', () => {
     expect(r.calls.length).toBe(1_000);
     expect(r.diagnostics.find((d) => d.code === 'multiple-calls')?.message).toBe('1000 calls in one reply: f ×1000');
     expect(r.diagnostics.filter((d) => d.code === 'other').map((d) => d.message)).toEqual([
-      'more than 1000 <tool_call> calls or attempts in one reply: the rest, from offset 53000, is not read',
+      '<tool_call>: stopped reading at offset 53000: the reply holds more calls, attempts or candidates than the parser reads in one reply',
     ]);
   });
 
-  it('python-call lines: a long list of lines is read in linear time, up to 500 tries', () => {
+  it('python-call lines: a long list of lines is read in linear time, up to 500 lists', () => {
     const r = text('[f(a=1)]\n'.repeat(2_000), 'python-call');
     expect(r.calls.length).toBe(500);
     expect(r.diagnostics.map((d) => d.message)).toContain(
-      'more than 500 python-call lists tried in one reply: the rest, from offset 4500, are not read',
+      'python-call: stopped reading at offset 4500: the reply holds more calls, attempts or candidates than the parser reads in one reply',
     );
   });
 });

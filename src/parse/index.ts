@@ -4,8 +4,9 @@ import { findBareJsonCalls } from './bare-json.js';
 import { findFencedCalls, findInlineCodeCalls } from './fences.js';
 import type { FoundCall } from './found-call.js';
 import { findFunctionTagCalls } from './function-tags.js';
-import { parseArguments, withRepairBudget } from './json-args.js';
+import { parseArguments } from './json-args.js';
 import { findPythonCalls } from './python-detect.js';
+import { withReplyBudget } from './reply-budget.js';
 import { findThinkBlocks, maskSpans, mergeSpans } from './think-blocks.js';
 import { findXmlTagCalls } from './xml-tags.js';
 
@@ -17,9 +18,8 @@ export { findThinkBlocks, stripThink } from './think-blocks.js';
  */
 export function parseResponse(response: { text: string; toolCalls: NativeCall[] }, protocol: Protocol): ParseResult {
   try {
-    // every repair attempt in one reply together may read the reply about twice (plus room for small replies)
     const text = typeof response.text === 'string' ? response.text : '';
-    return withRepairBudget(2 * text.length + 100_000, () => parseUnchecked(response, protocol));
+    return withReplyBudget(text.length, () => parseUnchecked(response, protocol));
   } catch (e) {
     return {
       calls: [],

@@ -1,25 +1,8 @@
 import { jsonrepair } from 'jsonrepair';
+import { takeRepairChars } from './reply-budget.js';
 
 /** jsonrepair is recursive; beyond this size we do not ask it (the text is not a tool call anyway). */
 const MAX_REPAIR_CHARS = 200_000;
-
-/**
- * Characters jsonrepair may still be given while one reply is parsed. A failed repair costs a thrown error and a scan
- * of the whole candidate, and a reply of 1 MB of broken tags and fences holds thousands of candidates, each running
- * to the next tag: without a budget that is quadratic. `parseResponse` sets it per reply (it is synchronous, so no
- * other reply interleaves) and lifts it afterwards.
- */
-let repairBudget = Number.POSITIVE_INFINITY;
-
-/** Runs `parse` with a jsonrepair budget of `chars`; outside it, repair is unbounded. */
-export function withRepairBudget<T>(chars: number, parse: () => T): T {
-  repairBudget = chars;
-  try {
-    return parse();
-  } finally {
-    repairBudget = Number.POSITIVE_INFINITY;
-  }
-}
 
 export type JsonParse =
   | { ok: true; value: unknown; repaired: boolean; doubleEncoded: boolean }
@@ -35,8 +18,7 @@ export function parseJsonText(raw: string): JsonParse {
   try {
     value = JSON.parse(raw);
   } catch (first) {
-    if (raw.length > MAX_REPAIR_CHARS || raw.length > repairBudget) return { ok: false, error: errorText(first) };
-    repairBudget -= raw.length;
+    if (raw.length > MAX_REPAIR_CHARS || !takeRepairChars(raw.length)) return { ok: false, error: errorText(first) };
     try {
       value = JSON.parse(jsonrepair(raw));
       repaired = true;

@@ -10,7 +10,7 @@ const BARE_START = /^[\p{L}_][\p{L}\p{N}_.]*\(/u;
 /** Malformed call lists reported per reply; the rest are counted in the last message. */
 const MAX_MALFORMED = 3;
 /** Call lists tried per reply: each costs a parse, and more than this many is a runaway reply. */
-const MAX_ATTEMPTS = 500;
+const MAX_LISTS = 500;
 
 /**
  * python-call syntax outside fences (BFCL prompt mode): `[f(a=1), g(b=2)]`, or `f(a=1)` without brackets,
@@ -26,20 +26,13 @@ export function findPythonCalls(text: string): Found {
   const found = emptyFound();
   let budget = text.length + 10_000;
   let malformed = 0;
-  let attempts = 0;
+  let candidates = 0;
   const starts = candidateStarts(text);
   for (const start of starts) {
-    if (budget <= 0 || atCallLimit(found, 'python-call', start, text.length)) break;
     // starts rise and each list found ends before the next start it allows: only the last span can hold this one
     const last = found.spans[found.spans.length - 1];
     if (last && start < last[1]) continue;
-    if (++attempts > MAX_ATTEMPTS) {
-      found.diagnostics.push({
-        code: 'other',
-        message: `more than ${MAX_ATTEMPTS} python-call lists tried in one reply: the rest, from offset ${start}, are not read`,
-      });
-      break;
-    }
+    if (budget <= 0 || atCallLimit(found, 'python-call', start, text.length, ++candidates, MAX_LISTS)) break;
     let py = parsePythonCalls(text, start);
     budget -= py.end - start;
     let cut = false;

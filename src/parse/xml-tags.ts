@@ -17,9 +17,10 @@ export function findXmlTagCalls(text: string): Found {
   let from = 0;
   // the next close tag is searched again only once we pass it, so many unclosed opens stay linear
   let close = -2;
+  let candidates = 0;
   for (;;) {
     const start = lower.indexOf(OPEN, from);
-    if (start < 0 || atCallLimit(found, '<tool_call>', start, text.length)) break;
+    if (start < 0 || atCallLimit(found, '<tool_call>', start, text.length, ++candidates)) break;
     const bodyStart = start + OPEN.length;
     if (close === -2 || (close >= 0 && close < bodyStart)) close = lower.indexOf(CLOSE, bodyStart);
     const nextOpen = lower.indexOf(OPEN, bodyStart);
