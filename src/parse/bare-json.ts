@@ -99,7 +99,8 @@ function mayHoldCall(slice: string): boolean {
 
 /** `{` followed by a quoted key, or `[` followed by `{`: the only starts a call object can have. */
 function looksLikeStart(text: string, i: number): boolean {
-  const j = skipSpace(text, i + 1);
+  // (within 200 characters: a masked region after a brace is spaces, and each brace would otherwise scan it)
+  const j = skipSpace(text, i + 1, Math.min(text.length, i + 201));
   const next = text[j];
   return text[i] === '{' ? next === '"' || next === "'" : next === '{';
 }

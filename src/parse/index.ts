@@ -12,6 +12,9 @@ import { findXmlTagCalls } from './xml-tags.js';
 
 export { findThinkBlocks, stripThink } from './think-blocks.js';
 
+/** Reasoning blocks whose calls are reported (`call-in-think`); a reply with more is garbage. */
+const MAX_THINK_BLOCKS_READ = 20;
+
 /**
  * Every call in a model reply, whatever its shape, with diagnostics. Never throws on model output:
  * a parser fault becomes an `other` diagnostic.
@@ -40,7 +43,8 @@ function parseUnchecked(response: { text: string; toolCalls: NativeCall[] }, _pr
 
   const text = typeof response.text === 'string' ? response.text : '';
   const think = findThinkBlocks(text);
-  for (const [s, e] of think) {
+  // calls inside reasoning are reported for the first blocks only: each block is parsed on its own
+  for (const [s, e] of think.slice(0, MAX_THINK_BLOCKS_READ)) {
     const inner = textCalls(text.slice(s, e));
     for (const c of inner.calls) {
       diagnostics.push({
