@@ -287,6 +287,17 @@ describe('<function=…> calls (OpenHands / Qwen3-Coder parameters, Llama 3.1 JS
     expect(bad.diagnostics.map((d) => d.code)).toEqual(['unparseable-arguments']);
   });
 
+  it("Qwen3-Coder's form inside <tool_call> tags is a function-tags call, not a strict xml-tags one", () => {
+    const r = text(
+      '<tool_call>\n<function=read_data_from_excel>\n<parameter=filepath>\ntest.xlsx\n</parameter>\n</function>\n</tool_call>',
+    );
+    expect(r.calls.map((c) => [c.name, c.args, c.via])).toEqual([
+      ['read_data_from_excel', { filepath: 'test.xlsx' }, 'function-tags'],
+    ]);
+    expect(acceptedCalls(r, 'xml-tags')).toEqual([]);
+    expect(r.diagnostics).toEqual([]);
+  });
+
   it('not a call: an invalid name, or a call shown as an example', () => {
     expect(text('<function=not a name>{}</function>').calls).toEqual([]);
     expect(text('For example: <function=f>{"a": 1}</function>').diagnostics.map((d) => d.code)).toEqual([

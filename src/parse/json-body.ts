@@ -1,5 +1,6 @@
 import { callsFromValue, rawArgsOf } from './call-object.js';
 import { emptyFound, type Found, type FoundCall } from './found-call.js';
+import { findFunctionTagCalls } from './function-tags.js';
 import { parseJsonText } from './json-args.js';
 import { scanBalanced, skipSpace } from './json-scan.js';
 import { parsePythonCalls } from './python-call.js';
@@ -21,6 +22,18 @@ export function callsInBody(
   if (ch === '{' || ch === '[') {
     jsonFound = jsonCalls(body, i, offset, opts);
     if (jsonFound.calls.length > 0 || ch === '{') return jsonFound;
+  }
+  // Qwen3-Coder writes `<tool_call><function=name><parameter=…>…</function></tool_call>`
+  if (body.includes('<function=')) {
+    const tagged = findFunctionTagCalls(body);
+    if (tagged.calls.length > 0 || tagged.diagnostics.length > 0) {
+      for (const c of tagged.calls) {
+        c.span = [offset + c.span[0], offset + c.span[1]];
+        if (opts.truncated) c.truncated = true;
+      }
+      for (const d of tagged.diagnostics) if (d.span) d.span = [offset + d.span[0], offset + d.span[1]];
+      return tagged;
+    }
   }
   const found = emptyFound();
   let py = parsePythonCalls(body, i);

@@ -53,7 +53,8 @@ export function findXmlTagCalls(text: string): Found {
       requireArgs: false,
     });
     for (const c of body.calls) {
-      c.shape = 'xml-tags';
+      // a <function=…> body keeps its shape: the tag is right, the call inside it is not the protocol's
+      if (c.shape !== 'function-tags') c.shape = 'xml-tags';
       c.span = [start, end];
     }
     found.calls.push(...body.calls);
