@@ -1,7 +1,7 @@
 import type { Grade, GradeInput, Grader } from '../contracts/grade.js';
 import type { ParsedCall } from '../contracts/parse.js';
 import type { Turn } from '../contracts/transcript.js';
-import { acceptedCalls } from '../parse/index.js';
+import { acceptedCalls, isPythonCall } from '../parse/index.js';
 import { expectsCalls, fenceLabel, isWrapped, malformedAttempts } from './transcript-calls.js';
 
 const NAME = 'parseable';
@@ -68,7 +68,7 @@ function unique(calls: ParsedCall[]): string[] {
 }
 
 function describe(c: ParsedCall): string {
-  if (c.repaired && (c.via === 'python-call' || c.inner === 'python-call'))
+  if (c.repaired && isPythonCall(c))
     return `cut off before its closing bracket (${c.via}; arguments parsed up to the cut)`;
   if (c.repaired) return `with arguments that only parse after jsonrepair (${c.via})`;
   if (c.via === 'native') return 'as a native tool call';

@@ -1,5 +1,5 @@
 import { callsFromValue, rawArgsOf } from './call-object.js';
-import { atCallLimit, emptyFound, type Found, isIntroducedAsExample } from './found-call.js';
+import { atReadLimit, emptyFound, type Found, isIntroducedAsExample } from './found-call.js';
 import { parseJsonText } from './json-args.js';
 import { scanBalanced, skipSpace } from './json-scan.js';
 
@@ -26,7 +26,7 @@ export function findBareJsonCalls(text: string): Found {
       i++;
       continue;
     }
-    if (atCallLimit(found, 'JSON', i, text.length, ++candidates)) break;
+    if (atReadLimit(found, 'JSON', i, text.length, ++candidates)) break;
     if (budget <= 0) {
       found.diagnostics.push({ code: 'other', message: 'bare JSON scan stopped: scan budget exhausted', span: [i, i] });
       break;

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../contracts/parse.js';
-import { atCallLimit, type Found, type FoundCall, isIntroducedAsExample } from './found-call.js';
+import { atReadLimit, type Found, type FoundCall, isIntroducedAsExample } from './found-call.js';
 import { callsInBody } from './json-body.js';
 import { findXmlTagCalls } from './xml-tags.js';
 
@@ -29,7 +29,7 @@ export function findFencedCalls(text: string): FenceFound {
   let candidates = 0;
   for (;;) {
     const open = text.indexOf('```', from);
-    if (open < 0 || atCallLimit(out, 'fenced', open, text.length, ++candidates)) break;
+    if (open < 0 || atReadLimit(out, 'fenced', open, text.length, ++candidates)) break;
     let tick = open + 3;
     while (text[tick] === '`') tick++;
     const ticks = text.slice(open, tick);
@@ -78,7 +78,7 @@ export function findInlineCodeCalls(text: string): FenceFound {
     const body = text.slice(open + 1, close);
     // Names alone (`read_data_from_excel`) are prose; only something call-shaped is worth reading.
     if (/[{(<]/.test(body)) {
-      if (atCallLimit(out, 'inline-code', open, text.length, ++candidates)) break;
+      if (atReadLimit(out, 'inline-code', open, text.length, ++candidates)) break;
       addBody(out, body, open + 1, [open, close + 1], '', true, false);
     }
     out.spans.push([open, close + 1]);

@@ -33,7 +33,7 @@ export const MAX_FINDINGS_PER_REPLY = 1_000;
  * Call before reading each candidate region, with the finder's own count of candidates including this one: true
  * when the finder must stop (a diagnostic then says where, and the rest of the reply, up to `end`, is claimed).
  */
-export function atCallLimit(
+export function atReadLimit(
   found: { calls: unknown[]; diagnostics: Diagnostic[]; spans: Array<[number, number]> },
   shape: string,
   at: number,

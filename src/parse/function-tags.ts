@@ -1,6 +1,7 @@
 import type { FoundCall } from './found-call.js';
-import { atCallLimit, emptyFound, type Found, isIntroducedAsExample } from './found-call.js';
+import { atReadLimit, emptyFound, type Found, isIntroducedAsExample } from './found-call.js';
 import { parseJsonText } from './json-args.js';
+import { TagBodies } from './tag-bodies.js';
 
 const OPEN = '<function=';
 const CLOSE = '</function>';
@@ -21,18 +22,17 @@ const NAME = /^[\p{L}_][\p{L}\p{N}_.:-]*$/u;
  * literal (`3`, `true`, `[1, 2]`), since the parser has no schema to convert by; anything else, `"3"` with its quotes
  * included, stays the text as written. One line break right after the open tag and one right before the close tag
  * are layout, not value. A missing `</function>` at the end of the reply, or before the next `<function=`, flags the
- * call truncated. Linear: indexOf only.
+ * call truncated. Linear: indexOf only (TagBodies).
  */
 export function findFunctionTagCalls(text: string): Found {
   const found = emptyFound();
   if (!text.includes(OPEN)) return found;
+  const bodies = new TagBodies(text, OPEN, CLOSE);
   let from = 0;
-  // the next close tag is searched again only once we pass it, so many unclosed opens stay linear
-  let close = -2;
   let candidates = 0;
   for (;;) {
     const start = text.indexOf(OPEN, from);
-    if (start < 0 || atCallLimit(found, '<function=…>', start, text.length, ++candidates)) break;
+    if (start < 0 || atReadLimit(found, '<function=…>', start, text.length, ++candidates)) break;
     const nameEnd = tagEnd(text, start + OPEN.length);
     const name = nameEnd < 0 ? '' : text.slice(start + OPEN.length, nameEnd).trim();
     if (!NAME.test(name)) {
@@ -40,11 +40,8 @@ export function findFunctionTagCalls(text: string): Found {
       continue;
     }
     const bodyStart = nameEnd + 1;
-    if (close === -2 || (close >= 0 && close < bodyStart)) close = text.indexOf(CLOSE, bodyStart);
-    const next = text.indexOf(OPEN, bodyStart);
-    const closed = close >= 0 && (next < 0 || close < next);
-    const bodyEnd = closed ? close : next >= 0 ? next : text.length;
-    const end = closed ? close + CLOSE.length : bodyEnd;
+    const { bodyEnd, closed } = bodies.from(bodyStart);
+    const end = closed ? bodyEnd + CLOSE.length : bodyEnd;
     found.spans.push([start, end]);
     from = end;
     if (isIntroducedAsExample(text, start)) {
@@ -85,8 +82,8 @@ type Args = { value: object; repaired: boolean } | string;
 /** `<parameter=p>value</parameter>` elements (a missing close ends the value at the next parameter or the end). */
 function parameterArgs(body: string): Args {
   const args: Record<string, unknown> = {};
+  const values = new TagBodies(body, PARAM_OPEN, PARAM_CLOSE);
   let from = 0;
-  let close = -2;
   let count = 0;
   for (;;) {
     const start = body.indexOf(PARAM_OPEN, from);
@@ -96,11 +93,9 @@ function parameterArgs(body: string): Args {
     if (nameEnd < 0) return `<parameter= at ${start} has no closing '>'`;
     const param = body.slice(start + PARAM_OPEN.length, nameEnd).trim();
     if (param === '') return `a <parameter=> at ${start} has no name`;
-    if (close === -2 || (close >= 0 && close <= nameEnd)) close = body.indexOf(PARAM_CLOSE, nameEnd + 1);
-    const next = body.indexOf(PARAM_OPEN, nameEnd + 1);
-    const valueEnd = close >= 0 && (next < 0 || close < next) ? close : next >= 0 ? next : body.length;
+    const { bodyEnd: valueEnd, closed } = values.from(nameEnd + 1);
     args[param] = parameterValue(body.slice(nameEnd + 1, valueEnd));
-    from = valueEnd === close ? close + PARAM_CLOSE.length : valueEnd;
+    from = closed ? valueEnd + PARAM_CLOSE.length : valueEnd;
   }
   return { value: args, repaired: false };
 }

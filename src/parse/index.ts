@@ -141,7 +141,7 @@ function summarise(calls: ParsedCall[], diagnostics: Diagnostic[]): void {
         ...span(c),
       });
     if (c.repaired) {
-      const how = isPython(c) ? 'with the brackets the cut left open closed' : 'after jsonrepair';
+      const how = isPythonCall(c) ? 'with the brackets the cut left open closed' : 'after jsonrepair';
       diagnostics.push({ code: 'repaired', message: `${c.name}: arguments only parse ${how}`, ...span(c) });
     }
   }
@@ -156,7 +156,8 @@ function callNames(calls: ParsedCall[]): string {
   return names.length > 20 ? `${names.slice(0, 20).join(', ')}, …` : names.join(', ');
 }
 
-function isPython(c: ParsedCall): boolean {
+/** Whether a call is python-call syntax, bare or inside a fence (its repairs close brackets, not JSON). */
+export function isPythonCall(c: ParsedCall): boolean {
   return c.via === 'python-call' || c.inner === 'python-call';
 }
 

@@ -1,4 +1,4 @@
-import { atCallLimit, emptyFound, type Found } from './found-call.js';
+import { atReadLimit, emptyFound, type Found } from './found-call.js';
 import { parsePythonCalls } from './python-call.js';
 
 /** Model end-of-turn tokens some replies carry after the call (e.g. `<end_of_turn>` in the BFCL recordings). */
@@ -32,7 +32,7 @@ export function findPythonCalls(text: string): Found {
     // starts rise and each list found ends before the next start it allows: only the last span can hold this one
     const last = found.spans[found.spans.length - 1];
     if (last && start < last[1]) continue;
-    if (budget <= 0 || atCallLimit(found, 'python-call', start, text.length, ++candidates, MAX_LISTS)) break;
+    if (budget <= 0 || atReadLimit(found, 'python-call', start, text.length, ++candidates, MAX_LISTS)) break;
     let py = parsePythonCalls(text, start);
     budget -= py.end - start;
     let cut = false;

@@ -1,6 +1,7 @@
 import type { Found } from './found-call.js';
-import { atCallLimit, emptyFound, isIntroducedAsExample } from './found-call.js';
+import { atReadLimit, emptyFound, isIntroducedAsExample } from './found-call.js';
 import { callsInBody } from './json-body.js';
+import { TagBodies } from './tag-bodies.js';
 
 const OPEN = '<tool_call>';
 const CLOSE = '</tool_call';
@@ -14,29 +15,18 @@ export function findXmlTagCalls(text: string): Found {
   const found = emptyFound();
   if (!text.includes('<')) return found;
   const lower = text.toLowerCase();
+  const bodies = new TagBodies(lower, OPEN, CLOSE);
   let from = 0;
-  // the next close tag is searched again only once we pass it, so many unclosed opens stay linear
-  let close = -2;
   let candidates = 0;
   for (;;) {
     const start = lower.indexOf(OPEN, from);
-    if (start < 0 || atCallLimit(found, '<tool_call>', start, text.length, ++candidates)) break;
+    if (start < 0 || atReadLimit(found, '<tool_call>', start, text.length, ++candidates)) break;
     const bodyStart = start + OPEN.length;
-    if (close === -2 || (close >= 0 && close < bodyStart)) close = lower.indexOf(CLOSE, bodyStart);
-    const nextOpen = lower.indexOf(OPEN, bodyStart);
-    let bodyEnd: number;
-    let end: number;
-    let truncated: boolean;
-    if (close >= 0 && (nextOpen < 0 || close < nextOpen)) {
-      bodyEnd = close;
-      const full = text[close + CLOSE.length] === '>';
-      end = close + CLOSE.length + (full ? 1 : 0);
-      truncated = !full;
-    } else {
-      bodyEnd = nextOpen >= 0 ? nextOpen : text.length;
-      end = bodyEnd;
-      truncated = true;
-    }
+    const { bodyEnd, closed } = bodies.from(bodyStart);
+    // `</tool_call` without its `>` still closes the call, flagged truncated
+    const full = closed && text[bodyEnd + CLOSE.length] === '>';
+    const end = closed ? bodyEnd + CLOSE.length + (full ? 1 : 0) : bodyEnd;
+    const truncated = !full;
     found.spans.push([start, end]);
     from = end;
     if (isIntroducedAsExample(text, start)) {
