@@ -1,5 +1,5 @@
 import { callsFromValue, rawArgsOf } from './call-object.js';
-import { atReadLimit, emptyFound, type Found, isIntroducedAsExample } from './found-call.js';
+import { atReadLimit, emptyFound, type FinderContext, type Found, isIntroducedAsExample } from './found-call.js';
 import { parseJsonText } from './json-args.js';
 import { scanBalanced, skipSpace } from './json-scan.js';
 
@@ -10,7 +10,7 @@ import { scanBalanced, skipSpace } from './json-scan.js';
  * Each candidate scan costs up to the rest of the text, so a budget of a few passes over the reply bounds
  * the total work (100k unclosed braces would otherwise be quadratic); past it, scanning stops and says so.
  */
-export function findBareJsonCalls(text: string): Found {
+export function findBareJsonCalls(text: string, ctx: FinderContext): Found {
   const found = emptyFound();
   // every start (`{"…` or `[{`) needs a `{`: python-call replies without one skip the scan
   if (!text.includes('{')) return found;
@@ -37,7 +37,8 @@ export function findBareJsonCalls(text: string): Found {
       i++;
       continue;
     }
-    const slice = text.slice(i, scan.end);
+    // located in the masked text, read as written (a fence inside a string value was masked as inline code)
+    const slice = ctx.source.slice(i, scan.end);
     if (!scan.closed) {
       repairTried = true;
       if (!/"(?:name|tool_name|function)"/.test(slice.slice(0, 2000))) {

@@ -1,7 +1,5 @@
-import type { Diagnostic } from '../contracts/parse.js';
 import { atReadLimit, type Found, type FoundCall, isIntroducedAsExample } from './found-call.js';
 import { callsInBody } from './json-body.js';
-import { findXmlTagCalls } from './xml-tags.js';
 
 export interface FencedCall extends FoundCall {
   /** Info string of the fence (`tool_call`, `json`, `xml`, `python`, `` for a bare fence). */
@@ -9,11 +7,17 @@ export interface FencedCall extends FoundCall {
   inline: boolean;
 }
 
-export interface FenceFound {
+/** A fence or inline code span, whether or not it held a call. */
+export interface FenceRegion {
+  span: [number, number];
+  fence: string;
+  inline: boolean;
+}
+
+export interface FenceFound extends Found {
   text: string;
   calls: FencedCall[];
-  diagnostics: Diagnostic[];
-  spans: Array<[number, number]>;
+  regions: FenceRegion[];
 }
 
 /** Info strings that say "this block is a call": an unreadable body is still a call attempt. */
@@ -21,10 +25,12 @@ const CALL_FENCES = new Set(['tool_call', 'tool', 'function_call', 'tool_code'])
 
 /**
  * Calls inside ```` ``` ```` fences (any info string; an unclosed fence runs to the end) and inside inline
- * backticks. Each body is read as `<tool_call>` tags, a JSON call, or python-call syntax.
+ * backticks. Each body is read as a JSON call or python-call syntax. Calls with delimiters of their own
+ * (`<tool_call>`, model tokens) were claimed before and are masked in `text`: parse/index.ts reports those inside a
+ * fence as wrapped by it. Bodies are read from `text`, masked, so a claimed call is not read twice.
  */
 export function findFencedCalls(text: string): FenceFound {
-  const out: FenceFound = { text, calls: [], diagnostics: [], spans: [] };
+  const out: FenceFound = { text, calls: [], diagnostics: [], spans: [], regions: [] };
   let from = 0;
   let candidates = 0;
   for (;;) {
@@ -41,6 +47,7 @@ export function findFencedCalls(text: string): FenceFound {
     const bodyEnd = close < 0 ? text.length : close;
     const end = close < 0 ? text.length : close + ticks.length;
     out.spans.push([open, end]);
+    out.regions.push({ span: [open, end], fence: info.toLowerCase(), inline: false });
     addBody(out, text.slice(bodyStart, bodyEnd), bodyStart, [open, end], info.toLowerCase(), false, close < 0);
     from = end;
   }
@@ -49,25 +56,15 @@ export function findFencedCalls(text: string): FenceFound {
 
 /** Inline code spans `` `…` `` on one line (run after fences are masked). */
 export function findInlineCodeCalls(text: string): FenceFound {
-  const out: FenceFound = { text, calls: [], diagnostics: [], spans: [] };
+  const out: FenceFound = { text, calls: [], diagnostics: [], spans: [], regions: [] };
   if (!text.includes('`')) return out;
-  // Backticks inside a <tool_call> body are argument text (a template literal, a shell snippet), not markdown.
-  const skip = toolCallRegions(text);
   let from = 0;
-  let r = 0;
   let candidates = 0;
   // the next line break, searched again only once we pass it (a long line of backticks stays linear)
   let nl = -2;
   for (;;) {
     const open = text.indexOf('`', from);
     if (open < 0) break;
-    // regions are in order and backticks are met in order: step past the regions that end before this one
-    while (r < skip.length && (skip[r] as [number, number])[1] <= open) r++;
-    const region = skip[r] !== undefined && (skip[r] as [number, number])[0] <= open ? skip[r] : undefined;
-    if (region) {
-      from = region[1];
-      continue;
-    }
     const close = text.indexOf('`', open + 1);
     if (close < 0) break;
     if (nl === -2 || (nl >= 0 && nl <= open)) nl = text.indexOf('\n', open + 1);
@@ -77,11 +74,12 @@ export function findInlineCodeCalls(text: string): FenceFound {
     }
     const body = text.slice(open + 1, close);
     // Names alone (`read_data_from_excel`) are prose; only something call-shaped is worth reading.
-    if (/[{(<]/.test(body)) {
+    if (/[{(]/.test(body)) {
       if (atReadLimit(out, 'inline-code', open, text.length, ++candidates)) break;
       addBody(out, body, open + 1, [open, close + 1], '', true, false);
     }
     out.spans.push([open, close + 1]);
+    out.regions.push({ span: [open, close + 1], fence: '', inline: true });
     from = close + 1;
   }
   return out;
@@ -97,14 +95,8 @@ function addBody(
   truncated: boolean,
 ): void {
   const attempt = !inline && CALL_FENCES.has(fence);
-  let found: Found;
-  if (body.toLowerCase().includes('<tool_call>')) {
-    found = findXmlTagCalls(body);
-    for (const d of found.diagnostics) if (d.span) d.span = [d.span[0] + offset, d.span[1] + offset];
-  } else {
-    found = callsInBody(body, offset, { attempt, truncated, requireArgs: !attempt });
-    if (inline) for (const c of found.calls) if (c.shape === 'json') c.shape = 'bare-json';
-  }
+  const found = callsInBody(body, offset, { attempt, truncated, requireArgs: !attempt });
+  if (inline) for (const c of found.calls) if (c.shape === 'json') c.shape = 'bare-json';
   if (isIntroducedAsExample(out.text, span[0]) && found.calls.length > 0) {
     out.diagnostics.push({
       code: 'quoted-example',
@@ -123,19 +115,4 @@ function addBody(
 
 function label(fence: string, inline: boolean): string {
   return inline ? 'inline code' : `a \`\`\`${fence} fence`;
-}
-
-/** Spans from each `<tool_call>` to its `</tool_call>` (or the end of the text when unclosed). Linear scan. */
-export function toolCallRegions(text: string): Array<[number, number]> {
-  const lower = text.toLowerCase();
-  const out: Array<[number, number]> = [];
-  let from = 0;
-  for (;;) {
-    const open = lower.indexOf('<tool_call>', from);
-    if (open < 0) return out;
-    const close = lower.indexOf('</tool_call', open + 11);
-    const end = close < 0 ? text.length : close + 11;
-    out.push([open, end]);
-    from = end;
-  }
 }

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../contracts/parse.js';
+import type { Diagnostic, ParseTool, TextShape } from '../contracts/parse.js';
 import { takeCandidate } from './reply-budget.js';
 
 /** A call found in text before the caller decides how it was wrapped (`via`). */
@@ -6,13 +6,28 @@ export interface FoundCall {
   name: string;
   args: unknown;
   rawArgs: string;
-  shape: 'xml-tags' | 'function-tags' | 'json' | 'bare-json' | 'python-call';
+  shape: TextShape;
   repaired: boolean;
   truncated: boolean;
   doubleEncoded: boolean;
   id?: string;
   span: [number, number];
 }
+
+/** What a finder may know besides the text it searches. */
+export interface FinderContext {
+  /** The tools the request offered (empty when unknown, as for a reply graded without a suite). */
+  tools: readonly ParseTool[];
+  /**
+   * The reply as the model wrote it. A finder searches the masked text it is given (regions earlier finders claimed,
+   * and reasoning blocks, are spaces there) but reads argument text from here, at the same offsets, so a string
+   * value that holds a fence or tag-like text is kept as written.
+   */
+  source: string;
+}
+
+/** Finds one family of call shapes in a reply. Linear in the text; never throws on model output. */
+export type Finder = (text: string, ctx: FinderContext) => Found;
 
 export interface Found {
   calls: FoundCall[];

@@ -1,5 +1,5 @@
 import type { FoundCall } from './found-call.js';
-import { atReadLimit, emptyFound, type Found, isIntroducedAsExample } from './found-call.js';
+import { atReadLimit, emptyFound, type FinderContext, type Found, isIntroducedAsExample } from './found-call.js';
 import { parseJsonText } from './json-args.js';
 import { TagBodies } from './tag-bodies.js';
 
@@ -24,7 +24,7 @@ const NAME = /^[\p{L}_][\p{L}\p{N}_.:-]*$/u;
  * are layout, not value. A missing `</function>` at the end of the reply, or before the next `<function=`, flags the
  * call truncated. Linear: indexOf only (TagBodies).
  */
-export function findFunctionTagCalls(text: string): Found {
+export function findFunctionTagCalls(text: string, ctx: FinderContext): Found {
   const found = emptyFound();
   if (!text.includes(OPEN)) return found;
   const bodies = new TagBodies(text, OPEN, CLOSE);
@@ -52,7 +52,7 @@ export function findFunctionTagCalls(text: string): Found {
       });
       continue;
     }
-    const body = text.slice(bodyStart, bodyEnd);
+    const body = ctx.source.slice(bodyStart, bodyEnd);
     const args = body.includes(PARAM_OPEN) ? parameterArgs(body) : jsonArgs(body);
     if (typeof args === 'string') {
       found.diagnostics.push({

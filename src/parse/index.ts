@@ -1,13 +1,15 @@
 import type { NativeCall, Protocol } from '../contracts/model.js';
-import type { CallVia, Diagnostic, ParsedCall, ParseResult } from '../contracts/parse.js';
+import type { CallVia, Diagnostic, ParseContext, ParsedCall, ParseResult, ParseTool } from '../contracts/parse.js';
 import { findBareJsonCalls } from './bare-json.js';
-import { findFencedCalls, findInlineCodeCalls } from './fences.js';
-import type { FoundCall } from './found-call.js';
+import { type FenceRegion, findFencedCalls, findInlineCodeCalls } from './fences.js';
+import type { Finder, FinderContext, Found, FoundCall } from './found-call.js';
 import { findFunctionTagCalls } from './function-tags.js';
 import { parseArguments } from './json-args.js';
 import { findPythonCalls } from './python-detect.js';
 import { withReplyBudget } from './reply-budget.js';
 import { findThinkBlocks, maskSpans, mergeSpans } from './think-blocks.js';
+import { MARKUP_FORMATS } from './formats/markup-formats.js';
+import { TOKEN_FORMATS } from './formats/token-formats.js';
 import { findXmlTagCalls } from './xml-tags.js';
 
 export { findThinkBlocks, stripThink } from './think-blocks.js';
@@ -17,12 +19,17 @@ const MAX_THINK_BLOCKS_READ = 20;
 
 /**
  * Every call in a model reply, whatever its shape, with diagnostics. Never throws on model output:
- * a parser fault becomes an `other` diagnostic.
+ * a parser fault becomes an `other` diagnostic. `context.tools`, the tools the request offered, lets the parser
+ * recognise formats that name a tool by its tag and convert text argument values by the tool's schema.
  */
-export function parseResponse(response: { text: string; toolCalls: NativeCall[] }, protocol: Protocol): ParseResult {
+export function parseResponse(
+  response: { text: string; toolCalls: NativeCall[] },
+  protocol: Protocol,
+  context: ParseContext = {},
+): ParseResult {
   try {
     const text = typeof response.text === 'string' ? response.text : '';
-    return withReplyBudget(text.length, () => parseUnchecked(response, protocol));
+    return withReplyBudget(text.length, () => parseUnchecked(response, protocol, context.tools ?? []));
   } catch (e) {
     return {
       calls: [],
@@ -36,7 +43,11 @@ export function acceptedCalls(result: ParseResult, protocol: Protocol): ParsedCa
   return result.calls.filter((c) => c.via === protocol && !c.repaired);
 }
 
-function parseUnchecked(response: { text: string; toolCalls: NativeCall[] }, _protocol: Protocol): ParseResult {
+function parseUnchecked(
+  response: { text: string; toolCalls: NativeCall[] },
+  _protocol: Protocol,
+  tools: readonly ParseTool[],
+): ParseResult {
   const calls: ParsedCall[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const native of response.toolCalls ?? []) nativeCall(native, calls, diagnostics);
@@ -45,7 +56,8 @@ function parseUnchecked(response: { text: string; toolCalls: NativeCall[] }, _pr
   const think = findThinkBlocks(text);
   // calls inside reasoning are reported for the first blocks only: each block is parsed on its own
   for (const [s, e] of think.slice(0, MAX_THINK_BLOCKS_READ)) {
-    const inner = textCalls(text.slice(s, e));
+    const block = text.slice(s, e);
+    const inner = textCalls(block, block, tools);
     for (const c of inner.calls) {
       diagnostics.push({
         code: 'call-in-think',
@@ -54,7 +66,7 @@ function parseUnchecked(response: { text: string; toolCalls: NativeCall[] }, _pr
       });
     }
   }
-  const found = textCalls(maskSpans(text, think));
+  const found = textCalls(maskSpans(text, think), text, tools);
   calls.push(...found.calls);
   diagnostics.push(...found.diagnostics);
   calls.sort((a, b) => (a.span?.[0] ?? -1) - (b.span?.[0] ?? -1));
@@ -84,32 +96,80 @@ function nativeCall(native: NativeCall, calls: ParsedCall[], diagnostics: Diagno
   calls.push(call);
 }
 
-/** Text shapes, outermost first; each finder's regions are masked before the next one runs. */
-function textCalls(text: string): { calls: ParsedCall[]; diagnostics: Diagnostic[] } {
+/**
+ * The finders, in the order they claim text; each searches the reply with the regions claimed before it masked.
+ * 1. Shapes with delimiters no prose or markdown uses: model families' special tokens and tags, `<tool_call>`,
+ *    `<function=…>`. They go first so that a fence or a tag written inside a call's string values stays argument text.
+ * 2. Code fences and inline code, whose bodies are read as a JSON call or python calls. A call of step 1 that lies
+ *    inside a fence is reported as wrapped by it (`via: fenced`, `inner` its shape), as markdown-wrapped needs.
+ * 3. Shapes without delimiters: bare JSON, then python calls.
+ */
+const DELIMITED: readonly Finder[] = [...TOKEN_FORMATS, ...MARKUP_FORMATS, findXmlTagCalls, findFunctionTagCalls];
+const UNDELIMITED: readonly Finder[] = [findBareJsonCalls, findPythonCalls];
+
+interface Claimed {
+  call?: FoundCall;
+  diagnostic?: Diagnostic;
+  /** Which finder (its place in the order) found it: a finding inside a later finder's call is that call's text. */
+  step: number;
+  wrap?: { fence: string; inline: boolean };
+}
+
+function textCalls(
+  text: string,
+  source: string,
+  tools: readonly ParseTool[],
+): { calls: ParsedCall[]; diagnostics: Diagnostic[] } {
+  const ctx: FinderContext = { tools, source };
+  const claimed: Claimed[] = [];
+  let masked = text;
+  let step = 0;
+  const run = (found: Found) => {
+    for (const call of found.calls) claimed.push({ call, step });
+    for (const diagnostic of found.diagnostics) claimed.push({ diagnostic, step });
+    masked = maskSpans(masked, mergeSpans(found.spans));
+    step++;
+  };
+  for (const finder of DELIMITED) run(finder(masked, ctx));
+  const delimited = claimed.length;
+  const fenced = findFencedCalls(masked);
+  run(fenced);
+  const inline = findInlineCodeCalls(masked);
+  run(inline);
+  wrapInFences(claimed.slice(0, delimited), [...fenced.regions, ...inline.regions]);
+  for (const finder of UNDELIMITED) run(finder(masked, ctx));
+
   const calls: ParsedCall[] = [];
   const diagnostics: Diagnostic[] = [];
-  const fenced = findFencedCalls(text);
-  let masked = maskSpans(text, mergeSpans(fenced.spans));
-  const inline = findInlineCodeCalls(masked);
-  masked = maskSpans(masked, mergeSpans(inline.spans));
-  for (const group of [fenced, inline]) {
-    for (const c of group.calls) {
-      const via: CallVia = c.inline ? 'inline-code' : 'fenced';
-      calls.push({ ...toParsed(c, via), fence: c.fence, inner: c.shape });
-    }
-    diagnostics.push(...group.diagnostics);
+  const callSpans = claimed.filter((c) => c.call).map((c) => ({ span: c.call!.span, step: c.step }));
+  for (const c of claimed) {
+    const span = c.call?.span ?? c.diagnostic?.span;
+    // a finding inside a call a later finder read (a fence in a JSON call's string value) is that call's text
+    if (span && callSpans.some((o) => o.step > c.step && encloses(o.span, span))) continue;
+    if (c.diagnostic) diagnostics.push(c.diagnostic);
+    if (!c.call) continue;
+    const fc = c.call as FoundCall & { fence?: string; inline?: boolean };
+    const wrap = c.wrap ?? (fc.fence !== undefined ? { fence: fc.fence, inline: fc.inline === true } : undefined);
+    if (wrap) calls.push({ ...toParsed(fc, wrap.inline ? 'inline-code' : 'fenced'), fence: wrap.fence, inner: fc.shape });
+    else calls.push(toParsed(fc, fc.shape));
+    doubleEncoded(fc, diagnostics);
   }
-  for (const finder of [findXmlTagCalls, findFunctionTagCalls, findBareJsonCalls, findPythonCalls]) {
-    const found = finder(masked);
-    masked = maskSpans(masked, mergeSpans(found.spans));
-    for (const c of found.calls) {
-      calls.push(toParsed(c, c.shape));
-      doubleEncoded(c, diagnostics);
-    }
-    diagnostics.push(...found.diagnostics);
-  }
-  for (const c of [...fenced.calls, ...inline.calls]) doubleEncoded(c, diagnostics);
   return { calls, diagnostics };
+}
+
+/** Calls found with their own delimiters inside a fence or inline code: the fence wraps them. */
+function wrapInFences(claimed: Claimed[], regions: readonly FenceRegion[]): void {
+  if (regions.length === 0) return;
+  for (const c of claimed) {
+    if (!c.call) continue;
+    const span = c.call.span;
+    const region = regions.find((r) => encloses(r.span, span));
+    if (region) c.wrap = { fence: region.fence, inline: region.inline };
+  }
+}
+
+function encloses(outer: [number, number], inner: [number, number]): boolean {
+  return outer[0] <= inner[0] && inner[1] <= outer[1] && (outer[0] < inner[0] || inner[1] < outer[1]);
 }
 
 function doubleEncoded(c: FoundCall, diagnostics: Diagnostic[]): void {

@@ -25,7 +25,7 @@ export function callsInBody(
   }
   // Qwen3-Coder writes `<tool_call><function=name><parameter=…>…</function></tool_call>`
   if (body.includes('<function=')) {
-    const tagged = findFunctionTagCalls(body);
+    const tagged = findFunctionTagCalls(body, { tools: [], source: body });
     if (tagged.calls.length > 0 || tagged.diagnostics.length > 0) {
       for (const c of tagged.calls) {
         c.span = [offset + c.span[0], offset + c.span[1]];

@@ -1,4 +1,4 @@
-import { atReadLimit, emptyFound, type Found } from './found-call.js';
+import { atReadLimit, emptyFound, type FinderContext, type Found } from './found-call.js';
 import { parsePythonCalls } from './python-call.js';
 
 /** Model end-of-turn tokens some replies carry after the call (e.g. `<end_of_turn>` in the BFCL recordings). */
@@ -22,7 +22,7 @@ const MAX_LISTS = 500;
  * repaired, as jsonrepair does for JSON); broken before the end (`["a", "b")]`), it is an `unparseable-arguments`
  * diagnostic, so `no-call` counts it and `parseable` says why nothing parsed.
  */
-export function findPythonCalls(text: string): Found {
+export function findPythonCalls(text: string, ctx: FinderContext): Found {
   const found = emptyFound();
   let budget = text.length + 10_000;
   let malformed = 0;
@@ -33,13 +33,14 @@ export function findPythonCalls(text: string): Found {
     const last = found.spans[found.spans.length - 1];
     if (last && start < last[1]) continue;
     if (budget <= 0 || atReadLimit(found, 'python-call', start, text.length, ++candidates, MAX_LISTS)) break;
-    let py = parsePythonCalls(text, start);
+    // located in the masked text, read as written (backticks inside a string value were masked as inline code)
+    let py = parsePythonCalls(ctx.source, start);
     budget -= py.end - start;
     let cut = false;
     if (!py.ok) {
       if (!opensCallList(text, start)) continue;
       const end = text.trimEnd().length;
-      const repaired = py.end >= end ? parsePythonCalls(text, start, true) : py;
+      const repaired = py.end >= end ? parsePythonCalls(ctx.source, start, true) : py;
       if (repaired !== py) budget -= repaired.end - start;
       if (!repaired.ok) {
         malformed++;

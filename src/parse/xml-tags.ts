@@ -1,4 +1,4 @@
-import type { Found } from './found-call.js';
+import type { FinderContext, Found } from './found-call.js';
 import { atReadLimit, emptyFound, isIntroducedAsExample } from './found-call.js';
 import { callsInBody } from './json-body.js';
 import { TagBodies } from './tag-bodies.js';
@@ -11,7 +11,7 @@ const CLOSE = '</tool_call';
  * fine. A close tag cut short (`</tool_call` without `>`), a missing close at the end of the reply, or the
  * next `<tool_call>` still ends a call, which is then flagged `truncated`. Linear: indexOf only.
  */
-export function findXmlTagCalls(text: string): Found {
+export function findXmlTagCalls(text: string, ctx: FinderContext): Found {
   const found = emptyFound();
   if (!text.includes('<')) return found;
   const lower = text.toLowerCase();
@@ -37,7 +37,7 @@ export function findXmlTagCalls(text: string): Found {
       });
       continue;
     }
-    const body = callsInBody(text.slice(bodyStart, bodyEnd), bodyStart, {
+    const body = callsInBody(ctx.source.slice(bodyStart, bodyEnd), bodyStart, {
       attempt: true,
       truncated,
       requireArgs: false,
