@@ -1,8 +1,13 @@
+import { MARKUP_ADVERSARIAL } from './formats/markup-adversarial.js';
+import { TOKEN_ADVERSARIAL } from './formats/token-adversarial.js';
+
 /**
  * Adversarial replies up to ~1 MB for the parser: unclosed tags, deep nesting, unterminated strings, many
  * call-looking lines. Shared by the robustness test (never throws) and the parser benchmark (time per input).
  */
 export const ADVERSARIAL_INPUTS: ReadonlyArray<readonly [name: string, text: string]> = [
+  ...TOKEN_ADVERSARIAL,
+  ...MARKUP_ADVERSARIAL,
   ['unclosed tags', '<tool_call>'.repeat(20_000)],
   ['100k nested brackets', '['.repeat(100_000)],
   ['100k nested braces with keys', '{"a":'.repeat(100_000)],

@@ -2,14 +2,15 @@ import type { NativeCall, Protocol } from '../contracts/model.js';
 import type { CallVia, Diagnostic, ParseContext, ParsedCall, ParseResult, ParseTool } from '../contracts/parse.js';
 import { findBareJsonCalls } from './bare-json.js';
 import { type FenceRegion, findFencedCalls, findInlineCodeCalls } from './fences.js';
+import { MARKUP_FORMATS } from './formats/markup-formats.js';
+import { findReasoningChannels } from './formats/reasoning-channels.js';
+import { TOKEN_FORMATS } from './formats/token-formats.js';
 import type { Finder, FinderContext, Found, FoundCall } from './found-call.js';
 import { findFunctionTagCalls } from './function-tags.js';
 import { parseArguments } from './json-args.js';
 import { findPythonCalls } from './python-detect.js';
 import { withReplyBudget } from './reply-budget.js';
 import { findThinkBlocks, maskSpans, mergeSpans } from './think-blocks.js';
-import { MARKUP_FORMATS } from './formats/markup-formats.js';
-import { TOKEN_FORMATS } from './formats/token-formats.js';
 import { findXmlTagCalls } from './xml-tags.js';
 
 export { findThinkBlocks, stripThink } from './think-blocks.js';
@@ -53,7 +54,7 @@ function parseUnchecked(
   for (const native of response.toolCalls ?? []) nativeCall(native, calls, diagnostics);
 
   const text = typeof response.text === 'string' ? response.text : '';
-  const think = findThinkBlocks(text);
+  const think = mergeSpans([...findThinkBlocks(text), ...findReasoningChannels(text)]);
   // calls inside reasoning are reported for the first blocks only: each block is parsed on its own
   for (const [s, e] of think.slice(0, MAX_THINK_BLOCKS_READ)) {
     const block = text.slice(s, e);
@@ -150,7 +151,8 @@ function textCalls(
     if (!c.call) continue;
     const fc = c.call as FoundCall & { fence?: string; inline?: boolean };
     const wrap = c.wrap ?? (fc.fence !== undefined ? { fence: fc.fence, inline: fc.inline === true } : undefined);
-    if (wrap) calls.push({ ...toParsed(fc, wrap.inline ? 'inline-code' : 'fenced'), fence: wrap.fence, inner: fc.shape });
+    if (wrap)
+      calls.push({ ...toParsed(fc, wrap.inline ? 'inline-code' : 'fenced'), fence: wrap.fence, inner: fc.shape });
     else calls.push(toParsed(fc, fc.shape));
     doubleEncoded(fc, diagnostics);
   }
