@@ -1,3 +1,4 @@
+import type { ParsedCall } from '../contracts/parse.js';
 import type { CaseRecord, RunHeader } from '../contracts/run-log.js';
 import type { CatalogDrift } from '../contracts/tool.js';
 import { passHatK } from './stats.js';
@@ -17,6 +18,13 @@ export interface CellStats {
   promptTokens: number;
   usage: { input: number; output: number; cached: number };
   durationMs: number;
+  /**
+   * Calls found in the cell's replies, by how they were written: the requested protocol, or another shape (a model
+   * family's own format, a fence, repaired arguments) that a strict detector misses. See callShape.
+   */
+  shapes: Map<string, number>;
+  /** The protocols the cell's requests asked for (one per renderer, in practice). */
+  protocols: Set<string>;
 }
 
 /** One case in one cell, over its repeats: pass counts per grader. A few bytes per case. */
@@ -34,6 +42,20 @@ export interface FailureNote {
   key: string;
   grader: string;
   reason: string;
+}
+
+/**
+ * How a call was written, for the call-shapes tally: the protocol's name when a strict detector for the requested
+ * protocol accepts it; else its shape, with the fence and the shape inside it for a wrapped call
+ * (`fenced ```tool_call: xml-tags`), and `, repaired` when its arguments only parsed after repair.
+ */
+export function callShape(call: ParsedCall, protocol: string): string {
+  if (call.via === protocol && !call.repaired) return protocol;
+  const base =
+    call.via === 'fenced' || call.via === 'inline-code'
+      ? `${call.via === 'fenced' ? `fenced \`\`\`${call.fence ?? ''}` : 'inline code'}: ${call.inner ?? '?'}`
+      : call.via;
+  return call.repaired ? `${base}, repaired` : base;
 }
 
 /** `suite/case|renderer|provider`: a case in a cell, the unit that baselines and comparisons pair on. */
@@ -96,6 +118,8 @@ export class RunAggregate {
         promptTokens: 0,
         usage: { input: 0, output: 0, cached: 0 },
         durationMs: 0,
+        shapes: new Map(),
+        protocols: new Set(),
       };
       this.cells.set(key, c);
     }
@@ -133,6 +157,14 @@ export class RunAggregate {
     c.usage.output += record.usage.output;
     c.usage.cached += record.usage.cached ?? 0;
     if (record.catalogDrift) this.drift.set(record.suite, record.catalogDrift);
+    c.protocols.add(record.protocol);
+    // (a log written by hand or by an older version may lack parts of the transcript)
+    for (const turn of record.transcript?.turns ?? []) {
+      for (const call of turn.parse?.calls ?? []) {
+        const shape = callShape(call, record.protocol);
+        c.shapes.set(shape, (c.shapes.get(shape) ?? 0) + 1);
+      }
+    }
     if (record.error) {
       c.errors++;
       ct.errors++;

@@ -99,6 +99,7 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
       lines.push(`| ${mdCell(r)} | ${row.join(' | ')} |`);
     }
   }
+  lines.push(...callShapesSection(agg));
   if (agg.failures.length) {
     lines.push('');
     lines.push(`## First failures (${agg.failures.length} shown)`);
@@ -114,4 +115,31 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
   lines.push('');
   lines.push(`Run log: ${extra.runDir}/run.jsonl · report: ${extra.runDir}/report.html`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Per cell, how the replies wrote their calls, when any cell has calls outside its requested protocol: the number a
+ * team needs to see that a model answers in its own format (its server's tool parser is off, or the prompt asks for
+ * a shape the model was not trained on). Empty when every call was in the protocol asked for.
+ */
+function callShapesSection(agg: RunAggregate): string[] {
+  const cells = [...agg.cells.values()].filter((c) => c.shapes.size > 0);
+  const off = (c: CellStats) => [...c.shapes.keys()].some((s) => !c.protocols.has(s));
+  if (!cells.some(off)) return [];
+  const lines = [
+    '',
+    '## Call shapes',
+    '',
+    'How the replies wrote their calls. A shape other than the protocol asked for is a call that a strict detector (and most agents) miss.',
+    '',
+    '| renderer | provider | protocol | calls by shape |',
+    '|---|---|---|---|',
+  ];
+  for (const c of cells) {
+    const shapes = [...c.shapes].sort((a, b) => b[1] - a[1]).map(([s, n]) => `${s} ${n}`);
+    lines.push(
+      `| ${[mdCell(c.renderer), mdCell(label(c)), mdCell([...c.protocols].join(', ')), mdCell(shapes.join(' · '))].join(' | ')} |`,
+    );
+  }
+  return lines;
 }
