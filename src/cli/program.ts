@@ -253,6 +253,40 @@ program
   );
 
 program
+  .command('parse [file]')
+  .description(
+    'Show what the parser makes of one reply (or of each JSONL line): every call, the tool it resolved to, its shape and span, whether the protocol accepts it, and the diagnostics',
+  )
+  .option('-s, --suite <suite>', 'suite file or bundled suite name: the case gives the offered tools')
+  .option('--case <id>', 'case id (for a plain reply; JSONL lines name their own)')
+  .option('--tools <file>', 'JSON tool definitions: MCP tools or a tools/list result, OpenAI tools or Anthropic tools')
+  .option(
+    '--protocol <p>',
+    'protocol the reply was asked for: xml-tags (default), json, python-call (default for BFCL suites), native (lines with tool_calls)',
+  )
+  .option('--format <f>', 'read the input as text (one reply) or jsonl (recorded-output lines) instead of telling')
+  .option('--json', 'print JSON: one document, or one line per JSONL input line')
+  .addHelpText(
+    'after',
+    `
+FILE is one reply as the model wrote it, or JSONL lines as \`grade --outputs\` reads them (a *.jsonl file, or input
+whose first line is an object with "case" and "output"/"tool_calls"/"turns"); - or no FILE reads standard input.
+
+Examples:
+  $ toolgauge parse reply.txt
+  $ pbpaste | toolgauge parse --suite excel --case read-sheet1-zh
+  $ toolgauge parse failures.jsonl --suite excel --json | jq '.calls[] | {name, via, accepted}'
+  $ toolgauge parse reply.txt --tools openai-tools.json --protocol json
+See docs/parsing-replies.md.`,
+  )
+  .action((file: string | undefined, opts) =>
+    run(async () => {
+      const { parseCommand } = await import('./parse-command.js');
+      return parseCommand(file, opts);
+    }),
+  );
+
+program
   .command('import <format> <questions>')
   .description('Convert another benchmark to a suite (format: bfcl)')
   .option('--answers <file>', 'possible_answer file (default: possible_answer/<same name> beside the questions)')
