@@ -105,7 +105,7 @@ function toolOf(entry: unknown, path: PropertyKey[], locate: Located, flag: stri
     throw new ToolgaugeError('USAGE', `${flag} ${locate(path)}: not a tool; write ${SHAPES}`);
   }
   const check = <S extends z.ZodType>(schema: S, value: unknown, at: PropertyKey[]): z.infer<S> => {
-    const parsed = schema.safeParse(value);
+    const parsed = schema.safeParse(value, { reportInput: true });
     if (parsed.success) return parsed.data;
     const issue = parsed.error.issues[0];
     const where = [...at, ...(issue?.path ?? [])];
@@ -132,9 +132,10 @@ function toolOf(entry: unknown, path: PropertyKey[], locate: Located, flag: stri
 function describe(issue: z.core.$ZodIssue | undefined): string {
   if (!issue) return 'not a tool';
   if (issue.code === 'invalid_type') {
-    return issue.input === undefined
-      ? `missing required key (expected ${issue.expected})`
-      : `expected ${issue.expected}`;
+    const expected = issue.expected === 'record' ? 'object' : issue.expected;
+    if (issue.input === undefined) return `missing required key (expected ${expected})`;
+    const got = Array.isArray(issue.input) ? 'array' : issue.input === null ? 'null' : typeof issue.input;
+    return `expected ${expected}, got ${got}`;
   }
   return issue.message;
 }
