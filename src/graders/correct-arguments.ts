@@ -23,7 +23,7 @@ export const correctArguments: Grader = {
     if (!expectsCalls(input.case)) return null;
     const expected = input.case.expect.calls ?? [];
     const sequence = input.case.expect.order === 'sequence';
-    const refs = dedupeConsecutive(allCalls(input.transcript));
+    const refs = dedupeConsecutive(allCalls(input.transcript, input.tools));
     const tools = toolsByName(input.tools);
     // Plain loops, no per-call closures: offline grading runs this for every recorded line.
     const calls = refs.map(asCallLike);
@@ -58,14 +58,34 @@ export const correctArguments: Grader = {
     const hallucinated: string[] = [];
     const extra: string[] = [];
     const schemaErrors: string[] = [];
+    const renamed: Renamed[] = [];
+    const ambiguous: Array<{ called: string; candidates: string[] }> = [];
     for (let i = 0; i < refs.length; i++) {
       const r = refs[i] as CallRef;
+      const how = r.resolution;
+      if (how && how.how !== 'ambiguous' && !renamed.some((x) => x.called === how.called && x.tool === how.tool)) {
+        renamed.push({
+          called: how.called,
+          tool: how.tool,
+          how: how.how,
+          ...(how.server ? { server: how.server } : {}),
+        });
+      }
       const tool = tools.get(r.tool);
       if (!tool && input.tools.length > 0) {
         hallucinated.push(r.tool);
-        failures.push(
-          `called ${r.tool}, which is not one of the ${input.tools.length} tools offered (hallucinated tool)`,
-        );
+        if (how?.how === 'ambiguous') {
+          if (!ambiguous.some((x) => x.called === how.called)) {
+            ambiguous.push({ called: how.called, candidates: how.candidates });
+          }
+          failures.push(
+            `called ${r.tool}, the provider-safe form of ${how.candidates.length} offered tools (${how.candidates.join(', ')}): ambiguous, counted as a hallucinated tool`,
+          );
+        } else {
+          failures.push(
+            `called ${r.tool}, which is not one of the ${input.tools.length} tools offered (hallucinated tool)`,
+          );
+        }
         continue;
       }
       if (tool) {
@@ -101,15 +121,41 @@ export const correctArguments: Grader = {
       }
       reason = `made the ${expected.length} expected call(s): ${shown.join(', ')}`;
     } else reason = collapseRepeats(failures).join('; ');
+    // a renamed call is not a problem, but the reason says which name stood for which tool
+    if (renamed.length > 0) reason += `; ${renamed.map(describeRename).join('; ')}`;
     return {
       grader: NAME,
       pass,
       score: expected.length === 0 ? 0 : matched / expected.length,
       reason,
-      data: { matched, expected: expected.length, calls: refs.length, unmatched, hallucinated, extra, schemaErrors },
+      data: {
+        matched,
+        expected: expected.length,
+        calls: refs.length,
+        unmatched,
+        hallucinated,
+        extra,
+        schemaErrors,
+        // only when there are any: records graded before name resolution keep their exact data
+        ...(renamed.length > 0 ? { renamed } : {}),
+        ...(ambiguous.length > 0 ? { ambiguous } : {}),
+      },
     };
   },
 };
+
+/** A call whose name is not its tool's own: the name as called and the offered tool it resolved to. */
+interface Renamed {
+  called: string;
+  tool: string;
+  how: 'qualified' | 'provider-safe';
+  server?: string;
+}
+
+function describeRename(r: Renamed): string {
+  if (r.how === 'provider-safe') return `called as ${r.called}, the provider-safe form of ${r.tool}`;
+  return `called as ${r.called}, ${r.tool} qualified by its server ${r.server}`;
+}
 
 const OTHER_TOOL = [''];
 

@@ -11,7 +11,17 @@ export interface ReplySpec {
   executed?: Array<Partial<ToolExecution> & { name: string; args: unknown; result: string }>;
 }
 
-export function transcriptOf(replies: ReplySpec[], protocol: Protocol = 'xml-tags'): Transcript {
+/**
+ * A transcript of `replies`, each parsed as a live reply to a request in `protocol` that offered `tools` (the parse
+ * context: tool-named XML, text values converted by schema). Without tools the replies parse as for a reply graded
+ * without a suite.
+ */
+export function transcriptOf(
+  replies: ReplySpec[],
+  protocol: Protocol = 'xml-tags',
+  tools: readonly ToolDef[] = [],
+): Transcript {
+  const context = { tools };
   const turns: Turn[] = replies.map((r, index) => {
     const response = {
       text: r.text,
@@ -29,7 +39,7 @@ export function transcriptOf(replies: ReplySpec[], protocol: Protocol = 'xml-tag
         meta: { caseId: 'c', repeat: 0, seed: 0, renderer: 'full-details', turn: index },
       },
       response,
-      parse: parseResponse(response, protocol),
+      parse: parseResponse(response, protocol, context),
       executed: (r.executed ?? []).map((e, i) => ({
         callId: `call_${index}_${i}`,
         server: 'excel',

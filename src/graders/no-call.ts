@@ -9,7 +9,7 @@ export const noCall: Grader = {
     'For irrelevance cases: passes only when no call was attempted at all; a malformed or fenced call is an attempt (unlike BFCL, which credits decode failures as abstention).',
   grade(input: GradeInput): Grade | null {
     if (!input.case.expect.no_call) return null;
-    const calls = allCalls(input.transcript);
+    const calls = allCalls(input.transcript, input.tools);
     // malformed call attempts the parser could not turn into calls still count as attempts
     const malformed = malformedAttempts(input.transcript);
     const inThink = input.transcript.turns.reduce(

@@ -1,39 +1,72 @@
+import { type NamedTool, resolveToolName } from '../catalog/resolve-tool-name.js';
 import type { Diagnostic, ParsedCall } from '../contracts/parse.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { canonicalJson } from '../util/canonical-json.js';
 
-/** A call the model made, with the tool it addresses (native names mapped back through `request.tools`). */
+/**
+ * A call the model made, with the tool it addresses: a native name mapped back through `request.tools`, else the
+ * called name resolved against the offered tools (src/catalog/resolve-tool-name.ts), else the name as called.
+ */
 export interface CallRef {
   call: ParsedCall;
   turn: number;
   tool: string;
+  /**
+   * How the called name was resolved when it is neither the tool's own name nor its rendered native name: `qualified`
+   * or `provider-safe` (`tool` is the offered tool), or `ambiguous` (`tool` is the name as called: a hallucination).
+   */
+  resolution?: CallResolution;
   /** The result fed back for this call, when the agent loop executed it. */
   result?: string;
 }
 
-/**
- * allCalls per transcript, computed once: most graders ask for them, and a transcript is complete before it is
- * graded (the turn count guards against one that grew since).
- */
-const callsOf = new WeakMap<Transcript, { turns: number; refs: readonly CallRef[] }>();
+/** A name resolution other than exact or unknown (src/catalog/resolve-tool-name.ts). */
+export type CallResolution =
+  | { how: 'qualified' | 'provider-safe'; tool: string; server?: string; called: string }
+  | { how: 'ambiguous'; candidates: string[]; called: string };
 
-/** Every call in every turn, any shape (the lenient view). Shared between graders: do not mutate. */
-export function allCalls(transcript: Transcript): readonly CallRef[] {
-  const hit = callsOf.get(transcript);
-  if (hit && hit.turns === transcript.turns.length) return hit.refs;
-  const refs = findCalls(transcript);
-  callsOf.set(transcript, { turns: transcript.turns.length, refs });
+/**
+ * allCalls per transcript and offered tools list, computed once: most graders ask for them, and a transcript is
+ * complete before it is graded (the turn count guards against one that grew since).
+ */
+const callsOf = new WeakMap<
+  Transcript,
+  { turns: number; byTools: Map<readonly NamedTool[] | undefined, readonly CallRef[]> }
+>();
+
+/**
+ * Every call in every turn, any shape (the lenient view), each with the tool it addresses among `tools`, the tools
+ * the model was offered (GradeInput.tools; without them names are taken as called). Shared between graders: do not
+ * mutate.
+ */
+export function allCalls(transcript: Transcript, tools?: readonly NamedTool[]): readonly CallRef[] {
+  let hit = callsOf.get(transcript);
+  if (!hit || hit.turns !== transcript.turns.length) {
+    hit = { turns: transcript.turns.length, byTools: new Map() };
+    callsOf.set(transcript, hit);
+  }
+  const known = hit.byTools.get(tools);
+  if (known) return known;
+  const refs = findCalls(transcript, tools);
+  hit.byTools.set(tools, refs);
   return refs;
 }
 
-function findCalls(transcript: Transcript): CallRef[] {
+function findCalls(transcript: Transcript, tools: readonly NamedTool[] | undefined): CallRef[] {
   const refs: CallRef[] = [];
   for (const turn of transcript.turns) {
     const pending = turn.executed.length > 0 ? [...turn.executed] : undefined;
     for (const call of turn.parse.calls) {
       const rendered = turn.request.tools?.find((t) => t.name === call.name);
       const ref: CallRef = { call, turn: turn.index, tool: rendered?.target.tool ?? call.name };
+      if (!rendered && tools && tools.length > 0) {
+        const r = resolveToolName(call.name, tools);
+        if (r.how === 'qualified' || r.how === 'provider-safe') {
+          ref.tool = r.tool;
+          ref.resolution = { ...r, how: r.how };
+        } else if (r.how === 'ambiguous') ref.resolution = r;
+      }
       const at = pending
         ? pending.findIndex((x) =>
             call.id !== undefined && x.callId === call.id

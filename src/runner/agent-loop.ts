@@ -1,7 +1,8 @@
 import type { CaseSession } from '../catalog/server-pool.js';
-import type { Message, ModelRequest, NativeCall } from '../contracts/model.js';
-import type { ParsedCall } from '../contracts/parse.js';
+import type { Message, ModelRequest, NativeCall, RenderedTool } from '../contracts/model.js';
+import type { ParseContext, ParsedCall, ParseTool } from '../contracts/parse.js';
 import type { Provider } from '../contracts/provider.js';
+import type { ToolDef } from '../contracts/tool.js';
 import type { ToolExecution, Transcript, Turn } from '../contracts/transcript.js';
 import { ToolgaugeError } from '../errors.js';
 import { acceptedCalls, parseResponse } from '../parse/index.js';
@@ -26,7 +27,9 @@ export class LoopError extends Error {
 
 /**
  * The agent loop: generate → parse → execute the calls a strict detector for the protocol would find →
- * feed the results back in the protocol's shape → repeat, until a reply has no call or maxTurns.
+ * feed the results back in the protocol's shape → repeat, until a reply has no call or maxTurns. `offered` is the
+ * tool list the request was rendered from (the case's catalog after filtering): replies are parsed knowing those
+ * tools, and called names resolve against them as the graders resolve them. Without it, the session's catalog.
  */
 export async function runAgentLoop(
   first: ModelRequest,
@@ -34,12 +37,14 @@ export async function runAgentLoop(
   session: CaseSession,
   limits: LoopLimits,
   abort: CaseAbort,
+  offered: readonly ToolDef[] = session.catalog.tools,
 ): Promise<Transcript> {
   // A provider whose generate() declares no second parameter cannot use a signal: none is made (see CaseAbort).
   const wantsSignal = provider.generate.length >= 2;
   const turns: Turn[] = [];
   const messages: Message[] = [...first.messages];
   const { oracle: _oracle, ...visible } = first;
+  const context: ParseContext = { tools: parseTools(offered, first.tools) };
   const transcript = (stopReason: Transcript['stopReason'], finalText: string): Transcript => ({
     turns,
     finalText,
@@ -63,7 +68,7 @@ export async function runAgentLoop(
       const timedOut = e instanceof ToolgaugeError && e.code === 'PROVIDER_TIMEOUT';
       throw new LoopError(e, transcript(abort.isAborted && !timedOut ? 'aborted' : 'error', ''));
     }
-    const parse = parseResponse(response, first.protocol);
+    const parse = parseResponse(response, first.protocol, context);
     const accepted = acceptedCalls(parse, first.protocol);
     const turn: Turn = {
       index,
@@ -75,7 +80,7 @@ export async function runAgentLoop(
     turns.push(turn);
     if (accepted.length === 0) return transcript('answered', response.text);
     try {
-      turn.executed = await executeCalls(first, response.toolCalls, accepted, session, limits.toolMs, index);
+      turn.executed = await executeCalls(first, response.toolCalls, accepted, session, offered, limits.toolMs, index);
     } catch (e) {
       throw new LoopError(e, transcript('error', response.text));
     }
@@ -84,11 +89,26 @@ export async function runAgentLoop(
   return transcript('max-turns', turns.at(-1)?.response.text ?? '');
 }
 
+/**
+ * The tools a reply may name, for the parser: each offered tool, and each rendered native name that differs from the
+ * tool's own (`math_factorial`), with the tool's schema. Built once per case.
+ */
+function parseTools(offered: readonly ToolDef[], rendered: readonly RenderedTool[] | undefined): ParseTool[] {
+  const out: ParseTool[] = offered.map((t) => ({ name: t.name, inputSchema: t.inputSchema }));
+  for (const r of rendered ?? []) {
+    if (r.name === r.target.tool) continue;
+    const tool = offered.find((t) => t.server === r.target.server && t.name === r.target.tool);
+    out.push({ name: r.name, inputSchema: tool?.inputSchema ?? r.parameters });
+  }
+  return out;
+}
+
 async function executeCalls(
   request: ModelRequest,
   nativeCalls: NativeCall[],
   accepted: ParsedCall[],
   session: CaseSession,
+  offered: readonly ToolDef[],
   toolMs: number,
   turnIndex: number,
 ): Promise<ToolExecution[]> {
@@ -100,10 +120,16 @@ async function executeCalls(
   const out: ToolExecution[] = [];
   for (const { call, id, name } of work) {
     const started = performance.now();
-    const target = routeCall(name, request.tools, session.catalog.tools);
+    const route = routeCall(name, request.tools, offered);
+    const target = route.target;
     const base = { callId: id, name, server: target?.server ?? '', tool: target?.tool ?? name, args: call?.args };
     let result: { text: string; isError: boolean };
     if (!call) result = { text: `The arguments of ${name} are not valid JSON; nothing was executed.`, isError: true };
+    else if (route.ambiguous)
+      result = {
+        text: `Ambiguous tool name: ${name} could be any of ${route.ambiguous.join(', ')}. Call the tool by the name it was listed under.`,
+        isError: true,
+      };
     else if (!target)
       result = { text: `Unknown tool: ${name}. Use one of the tools listed in the instructions.`, isError: true };
     else if (!isPlainObject(call.args))

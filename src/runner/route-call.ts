@@ -1,3 +1,4 @@
+import { resolveToolName } from '../catalog/resolve-tool-name.js';
 import type { RenderedTool } from '../contracts/model.js';
 import type { ToolDef } from '../contracts/tool.js';
 
@@ -6,27 +7,35 @@ export interface CallTarget {
   tool: string;
 }
 
+/** Where a call goes (`target`), or, for a name that stands for several offered tools, which ones (`ambiguous`). */
+export interface Route {
+  target?: CallTarget;
+  ambiguous?: string[];
+}
+
 /**
- * Where a call named `name` goes. Native requests name tools by their rendered (possibly mangled) names;
- * text protocols use catalog names, optionally qualified as `server__tool` or `server/tool`.
+ * Where a call named `name` goes. Native requests name tools by their rendered (possibly mangled) names, mapped back
+ * through `rendered[].target` first; any other name is resolved against `tools`, the tools the model was offered, as
+ * the graders resolve it (src/catalog/resolve-tool-name.ts): the catalog name, `server__tool` / `server/tool`, or the
+ * provider-safe form of exactly one tool (`math_factorial` for `math.factorial`), so the tool that runs is the tool
+ * the grade names.
  */
 export function routeCall(
   name: string,
-  rendered: RenderedTool[] | undefined,
-  tools: ToolDef[],
-): CallTarget | undefined {
+  rendered: readonly RenderedTool[] | undefined,
+  tools: readonly ToolDef[],
+): Route {
   const native = rendered?.find((t) => t.name === name);
-  if (native) return native.target;
-  const exact = tools.find((t) => t.name === name);
-  if (exact) return { server: exact.server, tool: exact.name };
-  for (const sep of ['__', '/', '.']) {
-    const at = name.indexOf(sep);
-    if (at > 0) {
-      const server = name.slice(0, at);
-      const tool = name.slice(at + sep.length);
-      const hit = tools.find((t) => t.server === server && t.name === tool);
-      if (hit) return { server, tool };
-    }
+  if (native) return { target: native.target };
+  const r = resolveToolName(name, tools);
+  switch (r.how) {
+    case 'exact':
+    case 'qualified':
+    case 'provider-safe':
+      return { target: { server: r.server ?? '', tool: r.tool } };
+    case 'ambiguous':
+      return { ambiguous: r.candidates };
+    case 'unknown':
+      return {};
   }
-  return undefined;
 }

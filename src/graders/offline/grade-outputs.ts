@@ -5,6 +5,7 @@ import { filterTools } from '../../catalog/tool-filter.js';
 import type { LoadedSuite } from '../../config/load-suite.js';
 import type { Grade, Grader } from '../../contracts/grade.js';
 import type { Protocol } from '../../contracts/model.js';
+import type { ParseContext } from '../../contracts/parse.js';
 import type { CaseRecord, RunHeader } from '../../contracts/run-log.js';
 import type { SuiteCase } from '../../contracts/suite.js';
 import type { ToolDef } from '../../contracts/tool.js';
@@ -202,13 +203,13 @@ function gradeLine(
   line: OutputLine,
   provider: string,
   repeat: number,
-  tools: { list: ToolDef[]; hash: string },
+  tools: CaseToolList,
 ): CaseRecord {
   const started = isoNow();
   const t0 = performance.now();
   const suiteName = input.suite.suite.name;
   const protocol = protocolOf(line.turns, input.textProtocol, input.protocol);
-  const transcript = recordedTranscript(line.turns, protocol, `${suiteName}/${c.id}`, input.renderer);
+  const transcript = recordedTranscript(line.turns, protocol, `${suiteName}/${c.id}`, input.renderer, tools.context);
   const gradeInput = { case: c, transcript, protocol, tools: tools.list };
   const grades: Grade[] = [];
   for (const g of input.graders) {
@@ -260,31 +261,38 @@ function isoNow(): string {
   return isoText;
 }
 
+/** A case's offered tools, their hash, and the parse context naming them (one object per case, not per line). */
+interface CaseToolList {
+  list: ToolDef[];
+  hash: string;
+  context: ParseContext;
+}
+
 /**
- * The tools each case was offered, for schema checks and hallucination detection: the case's own `functions`
- * (imported BFCL questions) or the suite's catalog (servers are listed once, in-process for built-ins), narrowed by
- * the suite's and the case's tool filters. Cached per case.
+ * The tools each case was offered, for parsing, name resolution, schema checks and hallucination detection: the
+ * case's own `functions` (imported BFCL questions) or the suite's catalog (servers are listed once, in-process for
+ * built-ins), narrowed by the suite's and the case's tool filters. Cached per case.
  */
 class CaseTools {
-  private readonly cache = new Map<string, { list: ToolDef[]; hash: string }>();
+  private readonly cache = new Map<string, CaseToolList>();
   private pool: ServerPool | undefined;
   private catalog: Promise<ToolDef[]> | undefined;
 
   constructor(private readonly loaded: LoadedSuite) {}
 
   /** The case's tools when already known (no promise: most lines hit this). */
-  cached(c: SuiteCase): { list: ToolDef[]; hash: string } | undefined {
+  cached(c: SuiteCase): CaseToolList | undefined {
     return this.cache.get(c.id);
   }
 
-  async of(c: SuiteCase): Promise<{ list: ToolDef[]; hash: string }> {
+  async of(c: SuiteCase): Promise<CaseToolList> {
     const hit = this.cache.get(c.id);
     if (hit) return hit;
     const hasServers = Object.keys(this.loaded.suite.servers ?? {}).length > 0;
     const base = hasServers ? await this.serverTools() : [];
     const own = (c.functions ?? this.loaded.suite.tools ?? []).map((t) => ({ ...t, server: 'inline' }));
     const list = filterTools([...base, ...own], this.loaded.suite.toolFilter, c.tools);
-    const entry = { list, hash: hashOf(list) };
+    const entry = { list, hash: hashOf(list), context: { tools: list } };
     this.cache.set(c.id, entry);
     return entry;
   }

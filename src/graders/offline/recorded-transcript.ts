@@ -1,4 +1,5 @@
 import type { Protocol } from '../../contracts/model.js';
+import type { ParseContext } from '../../contracts/parse.js';
 import type { Transcript, Turn } from '../../contracts/transcript.js';
 import { parseResponse } from '../../parse/index.js';
 import type { RecordedTurn } from './output-line.js';
@@ -10,11 +11,18 @@ export function protocolOf(turns: RecordedTurn[], textProtocol: Protocol, forced
 }
 
 /**
- * A transcript built from recorded outputs: one turn per output, parsed exactly as a live reply would be. The
- * request is unknown offline (empty system prompt and messages); results the application fed back become the
- * turn's executions, so `continued-after-results` can judge multi-turn recordings.
+ * A transcript built from recorded outputs: one turn per output, parsed exactly as a live reply would be, with
+ * `context` naming the tools the case offers (the suite's, built once per case by the caller). The request is
+ * unknown offline (empty system prompt and messages); results the application fed back become the turn's
+ * executions, so `continued-after-results` can judge multi-turn recordings.
  */
-export function recordedTranscript(turns: RecordedTurn[], protocol: Protocol, caseId: string, renderer: string) {
+export function recordedTranscript(
+  turns: RecordedTurn[],
+  protocol: Protocol,
+  caseId: string,
+  renderer: string,
+  context: ParseContext = {},
+) {
   const out: Turn[] = turns.map((t, index) => {
     const response = {
       text: t.text,
@@ -28,7 +36,7 @@ export function recordedTranscript(turns: RecordedTurn[], protocol: Protocol, ca
       index,
       request: { system: '', messages: [], protocol, meta: { caseId, repeat: 0, seed: 0, renderer, turn: index } },
       response,
-      parse: parseResponse(response, protocol),
+      parse: parseResponse(response, protocol, context),
       executed: t.results.map((r, i) => ({
         callId: `recorded_${index}_${i}`,
         name: r.name,
