@@ -5,7 +5,8 @@ import { scanBalanced, skipSpace } from './json-scan.js';
 
 /**
  * Bare JSON call objects/arrays outside tags and fences: `{"name": …, "arguments": …}` or an array of them.
- * When the JSON is the whole reply the shape is `json` (the json protocol); inside prose it is `bare-json`.
+ * When the JSON is the whole reply the shape is `json` (the json protocol); inside prose it is `bare-json`. A
+ * `{"tool_calls": [...]}` wrapper is `xlam` or `openai-json` wherever it stands (call-object.ts).
  * Objects without both a tool name and arguments are prose data, not calls.
  * Each candidate scan costs up to the rest of the text, so a budget of a few passes over the reply bounds
  * the total work (100k unclosed braces would otherwise be quadratic); past it, scanning stops and says so.
@@ -73,7 +74,8 @@ export function findBareJsonCalls(text: string, ctx: FinderContext): Found {
         name: c.name,
         args: c.args,
         rawArgs: calls.length === 1 ? rawArgsOf(slice) : JSON.stringify(c.args),
-        shape: whole ? 'json' : 'bare-json',
+        // a `{"tool_calls": [...]}` wrapper keeps its own shape, whole reply or not: it is not the json protocol's call
+        shape: c.shape ?? (whole ? 'json' : 'bare-json'),
         repaired: (parsed.ok && parsed.repaired) || c.repaired,
         truncated: !scan.closed,
         doubleEncoded: (parsed.ok && parsed.doubleEncoded) || c.doubleEncoded,

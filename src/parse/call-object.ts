@@ -14,6 +14,11 @@ export interface CallFromJson {
   /** The arguments could not be parsed at all (args is then the raw string). */
   badArgs: boolean;
   id?: string;
+  /**
+   * Set when the call came out of a `{"tool_calls": [...]}` wrapper: `xlam` for plain `{name, arguments}` elements,
+   * `openai-json` for OpenAI-shaped elements or a whole OpenAI assistant message echoed as text.
+   */
+  shape?: 'xlam' | 'openai-json';
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -23,13 +28,14 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 /**
  * Reads one call object: `{"name"|"tool_name"|"function": …, "arguments"|"parameters"|"args": …, "id"?}`,
  * also the OpenAI shape `{"function": {"name", "arguments"}}`. `requireArgs` rejects `{"name": "John"}`
- * objects in prose that merely have a name.
+ * objects in prose that merely have a name. `stringArgs`: the format writes arguments as a JSON string (OpenAI's
+ * wire format), so a string holding JSON is not reported as double-encoded.
  */
-export function callFromObject(value: unknown, requireArgs: boolean): CallFromJson | null {
+export function callFromObject(value: unknown, requireArgs: boolean, stringArgs = false): CallFromJson | null {
   if (!isRecord(value)) return null;
   const nested = value.function;
   if (isRecord(nested) && typeof nested.name === 'string') {
-    const call = callFromObject(nested, requireArgs);
+    const call = callFromObject(nested, requireArgs, stringArgs);
     if (call && typeof value.id === 'string') call.id = value.id;
     return call;
   }
@@ -41,19 +47,33 @@ export function callFromObject(value: unknown, requireArgs: boolean): CallFromJs
   const call: CallFromJson = {
     name: (value[nameKey] as string).trim(),
     args: parsed.ok ? parsed.value : value[argKey ?? 'arguments'],
-    // arguments written as a JSON string inside a JSON call object are double-encoded already
+    // arguments written as a JSON string inside a JSON call object are double-encoded already, unless the format
+    // says arguments are a string (OpenAI's wire format)
     doubleEncoded:
       parsed.ok &&
-      (parsed.doubleEncoded || (typeof value[argKey ?? ''] === 'string' && typeof parsed.value === 'object')),
+      (parsed.doubleEncoded ||
+        (!stringArgs && typeof value[argKey ?? ''] === 'string' && typeof parsed.value === 'object')),
     repaired: parsed.ok && parsed.repaired,
     badArgs: !parsed.ok,
   };
-  if (typeof value.id === 'string') call.id = value.id;
+  const id = callId(value);
+  if (id !== undefined) call.id = id;
   return call;
 }
 
-/** Calls in a parsed JSON value: one call object or an array of them (every element must be a call). */
+/** A call object's id: `id`, or Cohere's `tool_call_id` (Command R7B / Command A action lists). */
+function callId(value: Record<string, unknown>): string | undefined {
+  if (typeof value.id === 'string') return value.id;
+  return typeof value.tool_call_id === 'string' ? value.tool_call_id : undefined;
+}
+
+/**
+ * Calls in a parsed JSON value: one call object, an array of them (every element must be a call), or a
+ * `{"tool_calls": [...]}` wrapper (wrapperCalls).
+ */
 export function callsFromValue(value: unknown, requireArgs: boolean): CallFromJson[] {
+  const wrapped = wrapperCalls(value);
+  if (wrapped) return wrapped;
   if (Array.isArray(value)) {
     if (value.length === 0) return [];
     const calls = value.map((v) => callFromObject(v, requireArgs));
@@ -61,6 +81,36 @@ export function callsFromValue(value: unknown, requireArgs: boolean): CallFromJs
   }
   const one = callFromObject(value, requireArgs);
   return one ? [one] : [];
+}
+
+/**
+ * The calls of a `{"tool_calls": [...]}` wrapper, or null when `value` is not one. xLAM answers
+ * `{"thought"?, "tool_calls": [{"name", "arguments"}]}` (shape `xlam`); a model that echoes OpenAI's wire format writes
+ * elements `{"id", "type": "function", "function": {"name", "arguments": "<json>"}}`, or the whole assistant message
+ * `{"role": "assistant", "content", "tool_calls": [...]}` or its legacy `function_call` (shape `openai-json`). The
+ * wrapper itself says these are calls, so elements need no arguments key; an element that is not a call, or an empty
+ * list (`"tool_calls": []`, a message that called nothing), gives no calls.
+ */
+function wrapperCalls(value: unknown): CallFromJson[] | null {
+  if (!isRecord(value)) return null;
+  const message = value.role === 'assistant';
+  const legacy = value.function_call;
+  if (message && isRecord(legacy) && !Array.isArray(value.tool_calls)) {
+    const call = callFromObject(legacy, false, true);
+    if (call) call.shape = 'openai-json';
+    return call ? [call] : [];
+  }
+  const list = value.tool_calls;
+  if (!Array.isArray(list)) return message && list === null ? [] : null;
+  const calls: CallFromJson[] = [];
+  for (const element of list) {
+    const openai = message || (isRecord(element) && isRecord(element.function));
+    const call = callFromObject(element, false, openai);
+    if (!call) return [];
+    call.shape = openai ? 'openai-json' : 'xlam';
+    calls.push(call);
+  }
+  return calls;
 }
 
 /**

@@ -1,7 +1,78 @@
+import { CHANNEL, harmonyMessages, recipientOf } from './harmony.js';
+
+/** A family's reasoning markup: an open and a close token. */
+interface Pair {
+  open: string;
+  close: string;
+  /** Where an unclosed block ends when not at the end of the text: before the first of these tokens after it. */
+  endsBefore?: string;
+}
+
+const PAIRS: readonly Pair[] = [
+  // Command R7B / Command A
+  { open: '<|START_THINKING|>', close: '<|END_THINKING|>' },
+  // Gemma 4's thought channel (`<|channel>thought\n…<channel|>`); a call token ends it, as its reference parsers read
+  { open: '<|channel>', close: '<channel|>', endsBefore: '<|tool_call>' },
+  // Magistral
+  { open: '[THINK]', close: '[/THINK]' },
+];
+const ANALYSIS = 'analysis';
+const FUNCTIONS = 'functions.';
+
 /**
  * Reasoning written in a model family's own channel markup rather than `<think>` tags: spans `[start, end)` whose
  * calls are reported as `call-in-think`, not calls. Linear; returns at once when the markup is absent.
+ * - gpt-oss harmony: a message on the `analysis` channel, header to end token — unless its recipient is
+ *   `functions.NAME`, which makes it a call whatever the channel;
+ * - Command R7B / Command A `<|START_THINKING|>…<|END_THINKING|>`, Gemma 4 `<|channel>…<channel|>`, Magistral
+ *   `[THINK]…[/THINK]`: as `<think>` blocks are read, an unclosed block runs to the end of the reply (Gemma's to its
+ *   first call token), and a closing token with no opening one (a template that opened the block in the prompt)
+ *   makes everything before it reasoning.
  */
-export function findReasoningChannels(_text: string): Array<[number, number]> {
-  return [];
+export function findReasoningChannels(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  if (text.includes(CHANNEL)) {
+    for (const msg of harmonyMessages(text)) {
+      if (channelOf(msg.header) === ANALYSIS && !recipientOf(msg.header).startsWith(FUNCTIONS)) {
+        spans.push([msg.start, msg.end]);
+      }
+    }
+  }
+  for (const pair of PAIRS) {
+    if (text.includes(pair.open) || text.includes(pair.close)) pairSpans(text, pair, spans);
+  }
+  return spans;
+}
+
+/** The channel a harmony header names: the word after `<|channel|>`. */
+function channelOf(header: string): string {
+  const at = header.indexOf(CHANNEL);
+  if (at < 0) return '';
+  return /^\s*([\w-]+)/.exec(header.slice(at + CHANNEL.length))?.[1] ?? '';
+}
+
+function pairSpans(text: string, pair: Pair, spans: Array<[number, number]>): void {
+  const firstOpen = text.indexOf(pair.open);
+  const firstClose = text.indexOf(pair.close);
+  let from = 0;
+  if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
+    spans.push([0, firstClose + pair.close.length]);
+    from = firstClose + pair.close.length;
+  }
+  let stop = -2;
+  // once no closing token follows, none follows any later block either (keeps many unclosed blocks linear)
+  let closes = true;
+  for (;;) {
+    const s = text.indexOf(pair.open, from);
+    if (s < 0) return;
+    const e = closes ? text.indexOf(pair.close, s + pair.open.length) : -1;
+    if (e < 0) closes = false;
+    let end = e < 0 ? text.length : e + pair.close.length;
+    if (e < 0 && pair.endsBefore) {
+      if (stop === -2 || (stop >= 0 && stop < s)) stop = text.indexOf(pair.endsBefore, s);
+      if (stop >= 0) end = stop;
+    }
+    spans.push([s, end]);
+    from = end;
+  }
 }

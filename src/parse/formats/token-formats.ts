@@ -1,7 +1,32 @@
 import type { Finder } from '../found-call.js';
+import { findCommandRCalls } from './command-r.js';
+import { findFunctionaryCalls } from './functionary.js';
+import { findGemmaCalls } from './gemma.js';
+import { findGraniteCalls } from './granite.js';
+import { findHarmonyCalls } from './harmony.js';
+import { findInternlmCalls } from './internlm.js';
+import { findKimiCalls } from './kimi.js';
+import { findLlamaCalls } from './llama.js';
+import { findMistralCalls } from './mistral.js';
+import { findPhiCalls } from './phi.js';
 
 /**
  * Model families whose calls are framed by special tokens and carry JSON (or python-call) arguments, in the order
- * they claim text. Each finder returns quickly when its tokens are absent.
+ * they claim text. Each finder returns quickly when its tokens are absent. A family whose region runs on until a
+ * closing token or the next message, and so can hold other families' tokens in its content, claims first: harmony
+ * messages, then the families with explicit open and close tokens (Kimi, Gemma, Command, InternLM, functionary v2),
+ * then those whose call is a token and a JSON value that ends the region (Granite, Mistral, Llama, Phi), and last
+ * functionary v3's `>>>`, the weakest marker.
  */
-export const TOKEN_FORMATS: readonly Finder[] = [];
+export const TOKEN_FORMATS: readonly Finder[] = [
+  findHarmonyCalls,
+  findKimiCalls,
+  findGemmaCalls,
+  findCommandRCalls,
+  findInternlmCalls,
+  findGraniteCalls,
+  findMistralCalls,
+  findLlamaCalls,
+  findPhiCalls,
+  findFunctionaryCalls,
+];

@@ -1,0 +1,92 @@
+import { atReadLimit, emptyFound, type FinderContext, type Found, mergeFound } from '../found-call.js';
+import { skipSpace } from '../json-scan.js';
+import { bodyCalls, finishRegion, quotedExample, TokenCursor } from './token-scan.js';
+
+const PYTHON_TAG = '<|python_tag|>';
+const PYTHON_START = '<|python_start|>';
+/** What ends a `<|python_tag|>` call: Llama 3's end-of-message / end-of-turn tokens (and Llama 4's). */
+const TAG_ENDS = ['<|eom_id|>', '<|eot_id|>', '<|eom|>', '<|eot|>'];
+const PYTHON_END = '<|python_end|>';
+/** `name(` or `module.name(`: python call syntax (a built-in tool's `brave_search.call(query="…")`). */
+const PYTHON_CALL_START = /^[\p{L}_][\p{L}\p{N}_.]*\s*\(/u;
+/** Built-in tools are called as `tool.call(…)`: the tool is `tool`. */
+const BUILTIN_SUFFIX = '.call';
+
+/**
+ * Llama's call tokens:
+ * - Llama 3.x `<|python_tag|>` followed by a JSON call `{"name", "parameters"}` (several separated by `;`), a JSON
+ *   list, or a built-in tool's python call (`brave_search.call(query="…")`, reported as `brave_search`), ending at
+ *   `<|eom_id|>` / `<|eot_id|>`, the next tag, or the end of the reply;
+ * - Llama 4 `<|python_start|>…<|python_end|>` holding a python call list (or JSON).
+ * The end tokens are stop tokens a server may strip, so a call without one is `truncated` only when its JSON or call
+ * list was cut off. What follows the token that is neither JSON nor a call (prose that mentions the token, or raw
+ * code for the code interpreter) is not read: no call, no attempt. A call with positional arguments (`print(x)`) is
+ * code, not a tool call. Linear: the tokens are walked with one cursor each.
+ */
+export function findLlamaCalls(text: string, ctx: FinderContext): Found {
+  const found = emptyFound();
+  if (!text.includes(PYTHON_TAG) && !text.includes(PYTHON_START)) return found;
+  const opens = new TokenCursor(text, [PYTHON_TAG, PYTHON_START]);
+  const tagEnds = new TokenCursor(text, TAG_ENDS);
+  const pythonEnd = new TokenCursor(text, [PYTHON_END]);
+  let from = 0;
+  let candidates = 0;
+  for (;;) {
+    const open = opens.first(from);
+    if (!open || atReadLimit(found, 'llama', open.at, text.length, ++candidates)) break;
+    const start = open.at;
+    const bodyStart = start + (open.token === 0 ? PYTHON_TAG : PYTHON_START).length;
+    const nextOpen = opens.first(bodyStart)?.at ?? text.length;
+    const close = open.token === 0 ? tagEnds.first(bodyStart) : pythonEnd.first(bodyStart);
+    const closeAt = close && close.at < nextOpen ? close.at : -1;
+    const closeLen = close ? (open.token === 0 ? (TAG_ENDS[close.token] ?? '') : PYTHON_END).length : 0;
+    const bound = closeAt >= 0 ? closeAt : nextOpen;
+    const body = readBody(text, ctx, bodyStart, bound);
+    if (!body) {
+      from = bodyStart;
+      continue;
+    }
+    const end = closeAt >= 0 ? closeAt + closeLen : body.end;
+    const span: [number, number] = [start, end];
+    from = end;
+    if (quotedExample(found, text, span, `a ${open.token === 0 ? PYTHON_TAG : PYTHON_START} call`)) continue;
+    finishRegion(found, body.found, 'llama', span, false);
+  }
+  return found;
+}
+
+/** The calls after the token, up to `bound`, or null when what follows is not a call. */
+function readBody(
+  text: string,
+  ctx: FinderContext,
+  bodyStart: number,
+  bound: number,
+): { found: Found; end: number } | null {
+  let i = skipSpace(text, bodyStart, bound);
+  const ch = text[i];
+  if (ch === '{') {
+    // `{"name": …}; {"name": …}`: several JSON calls separated by semicolons
+    const all = emptyFound();
+    let end = i;
+    for (;;) {
+      const one = bodyCalls(ctx, i, bound);
+      mergeFound(all, one.found);
+      end = one.end;
+      const sep = skipSpace(text, end, bound);
+      if (text[sep] !== ';') break;
+      i = skipSpace(text, sep + 1, bound);
+      if (text[i] !== '{') break;
+    }
+    return { found: all, end };
+  }
+  if (ch === '[') return bodyCalls(ctx, i, bound, bound === text.length);
+  if (!PYTHON_CALL_START.test(text.slice(i, i + 200))) return null;
+  const body = bodyCalls(ctx, i, bound, bound === text.length);
+  if (body.found.calls.length === 0) return null;
+  // a python call with positional arguments is code for the interpreter, not a tool call
+  if (body.found.calls.some((c) => Object.keys(c.args as object).some((k) => /^_\d+$/.test(k)))) return null;
+  for (const c of body.found.calls) {
+    if (c.name.endsWith(BUILTIN_SUFFIX)) c.name = c.name.slice(0, -BUILTIN_SUFFIX.length);
+  }
+  return body;
+}

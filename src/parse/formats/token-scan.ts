@@ -1,0 +1,264 @@
+import type { ModelFormat } from '../../contracts/parse.js';
+import type { FinderContext, Found, FoundCall } from '../found-call.js';
+import { atReadLimit, emptyFound, isIntroducedAsExample } from '../found-call.js';
+import { parseJsonText } from '../json-args.js';
+import { callsInBody } from '../json-body.js';
+import { scanBalanced, skipSpace } from '../json-scan.js';
+
+/** A tool name as models write it after a family's token (dots, dashes and colons as MCP servers spell names). */
+export const TOOL_NAME = /^[\p{L}_][\p{L}\p{N}_.:-]*$/u;
+
+/**
+ * The earliest of several tokens at or after a position, for a finder that walks its text forwards. Each token's
+ * next occurrence is searched again only once the walk has passed it, so a text of many tokens stays linear (as
+ * TagBodies does for one open/close pair).
+ */
+export class TokenCursor {
+  private readonly at: number[];
+  private readonly from: number[];
+
+  constructor(
+    private readonly text: string,
+    private readonly tokens: readonly string[],
+  ) {
+    this.at = tokens.map(() => -2);
+    this.from = tokens.map(() => 0);
+  }
+
+  /** Where the token `k` next occurs at or after `from` (-1: nowhere). */
+  next(k: number, from: number): number {
+    let at = this.at[k] ?? -2;
+    const searched = this.from[k] ?? 0;
+    if (at === -2 || from < searched || (at >= 0 && at < from)) {
+      at = this.text.indexOf(this.tokens[k] ?? '', from);
+      this.at[k] = at;
+      this.from[k] = from;
+    }
+    return at;
+  }
+
+  /** The first of the tokens at or after `from`: which one (its index) and where, or null. */
+  first(from: number): { token: number; at: number } | null {
+    let best: { token: number; at: number } | null = null;
+    for (let k = 0; k < this.tokens.length; k++) {
+      const at = this.next(k, from);
+      if (at >= 0 && (best === null || at < best.at)) best = { token: k, at };
+    }
+    return best;
+  }
+}
+
+/** JSON arguments read from the reply, or why they could not be. */
+export type ArgsRead =
+  | {
+      ok: true;
+      value: Record<string, unknown>;
+      /** The arguments as written. */
+      raw: string;
+      /** Just past the arguments. */
+      end: number;
+      /** False when the text ended (or `limit` came) before the object closed. */
+      closed: boolean;
+      repaired: boolean;
+      doubleEncoded: boolean;
+    }
+  | { ok: false; error: string; end: number };
+
+/**
+ * The JSON object of arguments that starts at the first non-space character at or after `from`, read no further
+ * than `limit`. The object's end is found by scanBalanced, which knows strings, so a token, tag or fence written
+ * inside a string value stays in it. Nothing but space before `limit` is no arguments (`{}`). An object cut off
+ * before it closes is repaired (jsonrepair) and `closed` is false; a JSON string holding the object is decoded.
+ */
+export function readJsonArgs(source: string, from: number, limit: number): ArgsRead {
+  const i = skipSpace(source, from, limit);
+  if (i >= limit) return { ok: true, value: {}, raw: '', end: i, closed: true, repaired: false, doubleEncoded: false };
+  const ch = source[i];
+  let end = limit;
+  let closed = true;
+  if (ch === '{') {
+    const scan = scanBalanced(source, i, limit);
+    end = scan.end;
+    closed = scan.closed;
+  } else if (ch === '"') {
+    end = stringEnd(source, i, limit);
+    closed = end <= limit && source[end - 1] === '"' && end > i + 1;
+  } else {
+    return { ok: false, error: 'the arguments are not a JSON object', end: i };
+  }
+  const raw = source.slice(i, end);
+  const parsed = parseJsonText(raw);
+  if (!parsed.ok) return { ok: false, error: parsed.error, end };
+  const v = parsed.value;
+  // jsonrepair makes a string of any prose: only an object is an argument list
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    return { ok: false, error: 'the arguments are not a JSON object', end };
+  }
+  return {
+    ok: true,
+    value: v as Record<string, unknown>,
+    raw,
+    end,
+    closed,
+    repaired: parsed.repaired,
+    doubleEncoded: parsed.doubleEncoded,
+  };
+}
+
+/** Just past the JSON string that opens at `i` (or `limit` when it does not close before it). */
+function stringEnd(text: string, i: number, limit: number): number {
+  for (let j = i + 1; j < limit; j++) {
+    const c = text[j];
+    if (c === '\\') j++;
+    else if (c === '"') return j + 1;
+  }
+  return limit;
+}
+
+/** Records a region shown as an example ("for example: …"): a `quoted-example` diagnostic, claimed. True if so. */
+export function quotedExample(found: Found, text: string, span: [number, number], label: string): boolean {
+  if (!isIntroducedAsExample(text, span[0])) return false;
+  found.diagnostics.push({ code: 'quoted-example', message: `${label} shown as an example`, span });
+  found.spans.push(span);
+  return true;
+}
+
+/**
+ * Reads the calls of a JSON call body a family's token announced (a call object, a list of them, or python calls),
+ * through callsInBody, as an attempt: a body that does not read is a diagnostic. The body is `ctx.source` from
+ * `bodyStart` to `bound`; JSON is read only as far as its value goes. `atEnd` says the body runs to the end of the
+ * reply: a python call list the cut left open is then closed and parsed up to the cut (its calls flagged truncated).
+ * Returns the body's findings (shape and span for finishRegion to set) and where its calls end.
+ */
+export function bodyCalls(
+  ctx: FinderContext,
+  bodyStart: number,
+  bound: number,
+  atEnd = false,
+): { found: Found; end: number } {
+  const body = ctx.source.slice(bodyStart, bound);
+  let found = callsInBody(body, bodyStart, { attempt: true, truncated: false, requireArgs: false });
+  if (found.calls.length === 0 && atEnd) {
+    const cut = callsInBody(body, bodyStart, { attempt: true, truncated: true, requireArgs: false });
+    if (cut.calls.length > 0) found = cut;
+  }
+  let end = bodyStart;
+  for (const c of found.calls) end = Math.max(end, c.span[1]);
+  for (const d of found.diagnostics) end = Math.max(end, d.span?.[1] ?? end);
+  return { found, end: end > bodyStart ? end : bound };
+}
+
+/**
+ * Moves the calls and diagnostics of a body read by bodyCalls into `found` as one region `[start, end)`: every call
+ * gets the family's shape and the region as span, `truncated` when the closing token is missing, and the region is
+ * claimed.
+ */
+export function finishRegion(
+  found: Found,
+  body: Found,
+  shape: ModelFormat,
+  span: [number, number],
+  truncated: boolean,
+): void {
+  for (const c of body.calls) {
+    c.shape = shape;
+    c.span = span;
+    if (truncated) c.truncated = true;
+    found.calls.push(c);
+  }
+  for (const d of body.diagnostics) found.diagnostics.push({ ...d, span });
+  found.spans.push(span);
+}
+
+/**
+ * Adds the call `name(args)` a family's markup announced, over the region `span` (claimed): a call (flagged
+ * `truncated` when its closing token is missing or its arguments were cut off), or an `unparseable-arguments`
+ * diagnostic when the arguments do not read.
+ */
+export function pushArgsCall(
+  found: Found,
+  shape: ModelFormat,
+  name: string,
+  args: ArgsRead,
+  span: [number, number],
+  opts: { truncated: boolean; id?: string },
+): void {
+  found.spans.push(span);
+  if (!args.ok) {
+    found.diagnostics.push({
+      code: 'unparseable-arguments',
+      message: `arguments of the ${shape} call ${name} do not parse: ${args.error}`,
+      span,
+    });
+    return;
+  }
+  const call: FoundCall = {
+    name,
+    args: args.value,
+    rawArgs: args.raw,
+    shape,
+    repaired: args.repaired,
+    truncated: opts.truncated || !args.closed,
+    doubleEncoded: args.doubleEncoded,
+    span,
+  };
+  if (opts.id !== undefined) call.id = opts.id;
+  found.calls.push(call);
+}
+
+/** A family whose calls are a token followed by a JSON call body (and maybe a closing token). */
+export interface TokenBodySpec {
+  shape: ModelFormat;
+  /** The token that opens a body. */
+  open: string;
+  /** A token that must follow `open` (after optional space) for the body to be a call (InternLM's `<|plugin|>`). */
+  follow?: string;
+  /** The token that closes a body, if the format has one. */
+  close?: string;
+  /** Whether a missing `close` means the reply was cut (false when `close` is a stop token servers may strip). */
+  closeRequired: boolean;
+  /** Whether the open token at `at` stands where the format writes it (default: anywhere). */
+  openAt?: (text: string, at: number) => boolean;
+  /** Whether the body may open right after the token with no space between (default: space allowed). */
+  adjacent?: boolean;
+}
+
+/**
+ * Calls of a family whose calls are `OPEN [THEN] body [CLOSE]`, the body a JSON call object or list (bodyCalls). A
+ * body runs no further than the next open token; a token followed by anything but `{` or `[` is prose that mentions
+ * it (no call, no attempt). The region runs from the open token to the closing token, or to the end of the JSON when
+ * it has none; a missing required closing token flags the calls `truncated`. Linear: indexOf walks with cursors.
+ */
+export function findTokenBodies(text: string, ctx: FinderContext, spec: TokenBodySpec): Found {
+  const found = emptyFound();
+  if (!text.includes(spec.open)) return found;
+  const cursor = new TokenCursor(text, spec.close ? [spec.open, spec.close] : [spec.open]);
+  let from = 0;
+  let candidates = 0;
+  for (;;) {
+    const start = cursor.next(0, from);
+    if (start < 0 || atReadLimit(found, spec.open, start, text.length, ++candidates)) break;
+    const afterOpen = start + spec.open.length;
+    from = afterOpen;
+    if (spec.openAt && !spec.openAt(text, start)) continue;
+    const next = cursor.next(0, afterOpen);
+    const bound = next < 0 ? text.length : next;
+    let bodyStart = afterOpen;
+    if (spec.follow) {
+      const t = skipSpace(text, afterOpen, bound);
+      if (!text.startsWith(spec.follow, t)) continue;
+      bodyStart = t + spec.follow.length;
+    }
+    const i = spec.adjacent ? bodyStart : skipSpace(text, bodyStart, bound);
+    if (text[i] !== '{' && text[i] !== '[') continue;
+    const body = bodyCalls(ctx, i, bound);
+    const closeAt = spec.close ? cursor.next(1, body.end) : -1;
+    const closed = closeAt >= 0 && closeAt < bound;
+    const end = closed ? closeAt + (spec.close ?? '').length : body.end;
+    const span: [number, number] = [start, end];
+    from = end;
+    if (quotedExample(found, text, span, `a ${spec.open} call`)) continue;
+    finishRegion(found, body.found, spec.shape, span, spec.closeRequired && !closed);
+  }
+  return found;
+}
