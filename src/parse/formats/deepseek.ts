@@ -68,7 +68,8 @@ interface Token {
  * name, is a `wrong-shape` attempt. Linear: forward searches only.
  */
 export function findDeepSeekCalls(text: string, ctx: FinderContext): Found {
-  const tokens = text.includes('▁') || text.includes('_') ? findTokenCalls(text, ctx) : emptyFound();
+  const tokens =
+    text.includes('tool') && (text.includes('<｜') || text.includes('<|')) ? findTokenCalls(text, ctx) : emptyFound();
   if (!text.includes('DSML')) return tokens;
   const rest = tokens.spans.length > 0 ? maskSpans(text, mergeSpans(tokens.spans)) : text;
   return mergeFound(tokens, findInvokeMarkup(rest, ctx, DSML));
@@ -98,10 +99,13 @@ function findTokenCalls(text: string, ctx: FinderContext): Found {
       continue;
     }
     if (atReadLimit(found, 'DeepSeek tool calls', start, text.length, ++candidates)) break;
+    // an example's calls are read (to know where it ends) and dropped
+    const example = isIntroducedAsExample(text, start);
+    const into = example ? emptyFound() : found;
     let end = call.start;
     let next: Token | undefined = call;
     while (next && next.kind === 'call-begin' && isCallStart(text, next)) {
-      const read = readCall(text, ctx, tokens, next, found);
+      const read = readCall(text, ctx, tokens, next, into);
       end = read.end;
       next = tokens.next(end);
       // only space between a call and the next call (or the block's end token) keeps the block going
@@ -109,9 +113,7 @@ function findTokenCalls(text: string, ctx: FinderContext): Found {
     }
     if (next && next.kind === 'calls-end') end = next.end;
     found.spans.push([start, end]);
-    if (isIntroducedAsExample(text, start)) {
-      const examples = found.calls.filter((c) => c.span[0] >= start);
-      found.calls.length -= examples.length;
+    if (example) {
       found.diagnostics.push({
         code: 'quoted-example',
         message: 'DeepSeek tool-call tokens shown as an example',
@@ -235,8 +237,9 @@ class TokenWalk {
 /** The token at `at` (`<｜word｜>` / `<|word|>`), or undefined when it is none of DeepSeek's tool tokens. */
 function tokenAt(text: string, at: number): Token | undefined {
   const bar = text[at + 1];
-  const close = text.indexOf(`${bar}>`, at + 2);
-  if (close < 0 || close - at - 2 > MAX_WORD) return undefined;
+  const rel = text.slice(at + 2, at + 4 + MAX_WORD).indexOf(`${bar}>`);
+  if (rel < 0) return undefined;
+  const close = at + 2 + rel;
   const word = text.slice(at + 2, close);
   // ASCII bars only with DeepSeek's own `▁`: `<|tool_call_begin|>` is Kimi's token
   if (bar === '|' && !word.includes('▁')) return undefined;
