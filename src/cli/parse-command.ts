@@ -13,6 +13,7 @@ import { type OfferedTools, type ParseDocument, parseDocument } from './parse-do
 import { INPUT_FORMATS, type InputFormat, readParseInput } from './parse-input.js';
 import { formatParseDocument, paintFor } from './parse-output.js';
 
+/** The options of `toolgauge parse`, as commander passes them (checked by parseCommand). */
 export interface ParseFlags {
   /** Suite file or bundled suite name: its case's tools are the offered tools. */
   suite?: string;

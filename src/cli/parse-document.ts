@@ -24,6 +24,7 @@ export type ReportedCall = ParsedCall & {
   turn?: number;
 };
 
+/** One diagnostic of the parser, placed in the reply like a call (and tagged with its turn in a multi-turn line). */
 export type ReportedDiagnostic = Diagnostic & { from?: Position; to?: Position; turn?: number };
 
 /** The tools the calls were resolved against, and where they came from. */

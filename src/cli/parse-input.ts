@@ -6,6 +6,7 @@ import { type OutputLine, readOutputLine } from '../graders/offline/output-line.
 /** How `toolgauge parse` reads its input: one reply as written, or recorded-output JSONL lines as `grade` reads them. */
 export type InputFormat = 'text' | 'jsonl';
 
+/** The values `--format` accepts. */
 export const INPUT_FORMATS: readonly InputFormat[] = ['text', 'jsonl'];
 
 /** The input of `toolgauge parse`, read and checked. */
