@@ -2,6 +2,7 @@ import type { FoundCall } from './found-call.js';
 import { atReadLimit, emptyFound, type FinderContext, type Found, isIntroducedAsExample } from './found-call.js';
 import { parseJsonText } from './json-args.js';
 import { TagBodies } from './tag-bodies.js';
+import { parameterSchemas, parameterValue } from './text-values.js';
 
 const OPEN = '<function=';
 const CLOSE = '</function>';
@@ -18,11 +19,12 @@ const NAME = /^[\p{L}_][\p{L}\p{N}_.:-]*$/u;
  * this shape, so a call found here always fails `parseable` (the model answered in the wrong shape); its arguments
  * are still judged.
  *
- * A parameter's value is text. It becomes a number, boolean, null, array or object when the whole value is that JSON
- * literal (`3`, `true`, `[1, 2]`), since the parser has no schema to convert by; anything else, `"3"` with its quotes
- * included, stays the text as written. One line break right after the open tag and one right before the close tag
- * are layout, not value. A missing `</function>` at the end of the reply, or before the next `<function=`, flags the
- * call truncated. Linear: indexOf only (TagBodies).
+ * A parameter's value is text, converted by the parameter's schema when the request offered the tool (textValue:
+ * `<parameter=n>3</parameter>` is `"3"` for a string parameter, `3` for an integer one); without a schema it becomes
+ * a number, boolean, null, array or object only when the whole value is that JSON literal, and anything else, `"3"`
+ * with its quotes included, stays the text as written. One line break right after the open tag and one right before
+ * the close tag are layout, not value. A missing `</function>` at the end of the reply, or before the next
+ * `<function=`, flags the call truncated. Linear: indexOf only (TagBodies).
  */
 export function findFunctionTagCalls(text: string, ctx: FinderContext): Found {
   const found = emptyFound();
@@ -53,7 +55,7 @@ export function findFunctionTagCalls(text: string, ctx: FinderContext): Found {
       continue;
     }
     const body = ctx.source.slice(bodyStart, bodyEnd);
-    const args = body.includes(PARAM_OPEN) ? parameterArgs(body) : jsonArgs(body);
+    const args = body.includes(PARAM_OPEN) ? parameterArgs(body, parameterSchemas(ctx.tools, name)) : jsonArgs(body);
     if (typeof args === 'string') {
       found.diagnostics.push({
         code: 'unparseable-arguments',
@@ -80,8 +82,9 @@ export function findFunctionTagCalls(text: string, ctx: FinderContext): Found {
 type Args = { value: object; repaired: boolean } | string;
 
 /** `<parameter=p>value</parameter>` elements (a missing close ends the value at the next parameter or the end). */
-function parameterArgs(body: string): Args {
+function parameterArgs(body: string, schemas: ReturnType<typeof parameterSchemas>): Args {
   const args: Record<string, unknown> = {};
+  let repaired = false;
   const values = new TagBodies(body, PARAM_OPEN, PARAM_CLOSE);
   let from = 0;
   let count = 0;
@@ -94,31 +97,18 @@ function parameterArgs(body: string): Args {
     const param = body.slice(start + PARAM_OPEN.length, nameEnd).trim();
     if (param === '') return `a <parameter=> at ${start} has no name`;
     const { bodyEnd: valueEnd, closed } = values.from(nameEnd + 1);
-    args[param] = parameterValue(body.slice(nameEnd + 1, valueEnd));
+    const read = parameterValue(body.slice(nameEnd + 1, valueEnd), schemas, param);
+    args[param] = read.value;
+    repaired ||= read.repaired;
     from = closed ? valueEnd + PARAM_CLOSE.length : valueEnd;
   }
-  return { value: args, repaired: false };
+  return { value: args, repaired };
 }
 
 /** The `>` that ends an open tag's name, looked for within 200 characters (-1: none; keeps the scan linear). */
 function tagEnd(text: string, from: number): number {
   const at = text.slice(from, from + 200).indexOf('>');
   return at < 0 ? -1 : from + at;
-}
-
-const JSON_LITERAL = /^(?:-?\d[\d.eE+-]*|true|false|null|\[[\s\S]*\]|\{[\s\S]*\})$/;
-
-function parameterValue(raw: string): unknown {
-  const text = raw.replace(/^\r?\n/, '').replace(/\r?\n$/, '');
-  const literal = text.trim();
-  if (JSON_LITERAL.test(literal)) {
-    try {
-      return JSON.parse(literal);
-    } catch {
-      // not JSON after all (e.g. `[a, b]`): the text as written
-    }
-  }
-  return text;
 }
 
 /** Llama 3.1's `<function=name>{"a": 1}</function>`: the body is the arguments object (empty body: none). */

@@ -1,3 +1,4 @@
+import type { ParseTool } from '../contracts/parse.js';
 import { callsFromValue, rawArgsOf } from './call-object.js';
 import { emptyFound, type Found, type FoundCall } from './found-call.js';
 import { findFunctionTagCalls } from './function-tags.js';
@@ -9,12 +10,13 @@ import { parsePythonCalls } from './python-call.js';
  * Calls in the body of a `<tool_call>` tag or a code fence: a JSON call object or array (repaired if
  * need be), else python-call syntax. `offset` maps body positions back to the reply. `attempt` says the
  * wrapper itself announces a call (a `<tool_call>` tag, a ```` ```tool_call ```` fence): then a body we
- * cannot read is reported as a malformed attempt instead of being ignored.
+ * cannot read is reported as a malformed attempt instead of being ignored. `tools`, the offered tools when known,
+ * convert the text values of a `<function=…>` body by each tool's schema.
  */
 export function callsInBody(
   body: string,
   offset: number,
-  opts: { attempt: boolean; truncated: boolean; requireArgs: boolean },
+  opts: { attempt: boolean; truncated: boolean; requireArgs: boolean; tools?: readonly ParseTool[] },
 ): Found {
   const i = skipSpace(body, 0);
   const ch = body[i];
@@ -25,7 +27,7 @@ export function callsInBody(
   }
   // Qwen3-Coder writes `<tool_call><function=name><parameter=…>…</function></tool_call>`
   if (body.includes('<function=')) {
-    const tagged = findFunctionTagCalls(body, { tools: [], source: body });
+    const tagged = findFunctionTagCalls(body, { tools: opts.tools ?? [], source: body });
     if (tagged.calls.length > 0 || tagged.diagnostics.length > 0) {
       for (const c of tagged.calls) {
         c.span = [offset + c.span[0], offset + c.span[1]];

@@ -1,0 +1,158 @@
+import { resolveToolName } from '../../catalog/resolve-tool-name.js';
+import type { ParseTool } from '../../contracts/parse.js';
+import {
+  atReadLimit,
+  emptyFound,
+  type FinderContext,
+  type Found,
+  type FoundCall,
+  isIntroducedAsExample,
+} from '../found-call.js';
+import { skipSpace } from '../json-scan.js';
+import { TagBodies } from '../tag-bodies.js';
+import { parameterSchemas, parameterValue } from '../text-values.js';
+
+const OPEN = '<tool_call>';
+/** As for Hermes calls, `</tool_call` cut short (no `>`) still closes the call, flagged truncated. */
+const CLOSE = '</tool_call';
+const KEY_OPEN = '<arg_key>';
+const KEY_CLOSE = '</arg_key>';
+const VALUE_OPEN = '<arg_value>';
+const VALUE_CLOSE = '</arg_value>';
+/** A tool name as MCP servers and renderers spell them (dots, dashes and colons included). */
+const NAME = /^[\p{L}_][\p{L}\p{N}_.:-]*$/u;
+/** A name or key is looked for within this many characters of where it starts (keeps the scan linear). */
+const MAX_NAME = 200;
+/** More arguments than this in one call is garbage, not a call. */
+const MAX_ARGUMENTS = 200;
+
+/**
+ * GLM-4.5 / 4.6 / 4.7 calls: `<tool_call>NAME` then `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs (4.5 and 4.6
+ * put each on its own line, 4.7 writes them without line breaks), then `</tool_call>`. Values are text as the template
+ * writes them (strings raw, everything else JSON), converted by the tool's schema (textValue).
+ *
+ * GLM shares the `<tool_call>` tag with the Hermes JSON protocol, which runs after this finder and must keep every tag
+ * that is not GLM's. So a tag is claimed only when its body starts with a tool name followed by `<arg_key>`. A GLM
+ * call with no arguments is, by the templates, the name alone (`<tool_call>NAME</tool_call>`): that body is claimed
+ * only when the name is one of the offered tools (exact, server-qualified or provider-safe, as resolveToolName
+ * decides) and the tag is closed; without the offered tools it is left to the `<tool_call>` reader, which reports it
+ * as a `wrong-shape` attempt, so no-call still counts it.
+ *
+ * A missing `</tool_call>` (the reply cut off, or the next `<tool_call>` began) flags the call truncated; a value cut
+ * off runs to the end of the body. Linear: indexOf and TagBodies only.
+ */
+export function findGlmCalls(text: string, ctx: FinderContext): Found {
+  const found = emptyFound();
+  if (!text.includes(OPEN) || (ctx.tools.length === 0 && !text.includes(KEY_OPEN))) return found;
+  const bodies = new TagBodies(text, OPEN, CLOSE);
+  const values = new TagBodies(text, VALUE_OPEN, VALUE_CLOSE);
+  const offered = offeredNames(ctx.tools);
+  let from = 0;
+  let candidates = 0;
+  for (;;) {
+    const start = text.indexOf(OPEN, from);
+    if (start < 0) break;
+    const bodyStart = start + OPEN.length;
+    from = bodyStart;
+    const head = nameAt(text, bodyStart);
+    if (!head) continue;
+    const { bodyEnd, closed } = bodies.from(bodyStart);
+    const argsAt = skipSpace(text, head.end, bodyEnd);
+    const withArgs = argsAt < bodyEnd && text.startsWith(KEY_OPEN, argsAt);
+    const bare = !withArgs && closed && argsAt === bodyEnd && offered(head.name);
+    if (!withArgs && !bare) continue;
+    if (atReadLimit(found, 'GLM <tool_call>', start, text.length, ++candidates)) break;
+    const full = closed && text[bodyEnd + CLOSE.length] === '>';
+    const end = closed ? bodyEnd + CLOSE.length + (full ? 1 : 0) : bodyEnd;
+    const span: [number, number] = [start, end];
+    found.spans.push(span);
+    from = end;
+    if (isIntroducedAsExample(text, start)) {
+      found.diagnostics.push({ code: 'quoted-example', message: 'a GLM <tool_call> shown as an example', span });
+      continue;
+    }
+    const args = readArguments(text, ctx, values, head.name, argsAt, bodyEnd);
+    if ('error' in args) {
+      found.diagnostics.push({
+        code: 'unparseable-arguments',
+        message: `arguments of GLM call ${head.name} do not parse: ${args.error}`,
+        span,
+      });
+      continue;
+    }
+    const call: FoundCall = {
+      name: head.name,
+      args: args.value,
+      rawArgs: ctx.source.slice(argsAt, bodyEnd).trim(),
+      shape: 'glm',
+      repaired: args.repaired,
+      truncated: !full,
+      doubleEncoded: false,
+      span,
+    };
+    found.calls.push(call);
+  }
+  return found;
+}
+
+/** The tool name a body starts with: up to the first `<` or line break, within MAX_NAME characters. */
+function nameAt(text: string, bodyStart: number): { name: string; end: number } | undefined {
+  const i = skipSpace(text, bodyStart, bodyStart + MAX_NAME);
+  const window = text.slice(i, i + MAX_NAME);
+  const stop = window.search(/[<\n]/);
+  if (stop < 0 && i + window.length < text.length) return undefined;
+  const end = stop < 0 ? i + window.length : i + stop;
+  const name = text.slice(i, end).trim();
+  return NAME.test(name) ? { name, end } : undefined;
+}
+
+/** Whether a name stands for one offered tool (cached: a reply may repeat a name many times). */
+function offeredNames(tools: readonly ParseTool[]): (name: string) => boolean {
+  const seen = new Map<string, boolean>();
+  return (name) => {
+    let hit = seen.get(name);
+    if (hit === undefined) {
+      const how = tools.length === 0 ? 'unknown' : resolveToolName(name, tools).how;
+      hit = how === 'exact' || how === 'qualified' || how === 'provider-safe';
+      seen.set(name, hit);
+    }
+    return hit;
+  };
+}
+
+function readArguments(
+  text: string,
+  ctx: FinderContext,
+  values: TagBodies,
+  tool: string,
+  from: number,
+  bodyEnd: number,
+): { value: Record<string, unknown>; repaired: boolean } | { error: string } {
+  const schemas = parameterSchemas(ctx.tools, tool);
+  const value: Record<string, unknown> = {};
+  let repaired = false;
+  let count = 0;
+  let pos = from;
+  for (;;) {
+    pos = skipSpace(text, pos, bodyEnd);
+    if (pos >= bodyEnd || !text.startsWith(KEY_OPEN, pos)) break;
+    if (++count > MAX_ARGUMENTS) return { error: `more than ${MAX_ARGUMENTS} arguments` };
+    const keyStart = pos + KEY_OPEN.length;
+    const keyEnd = text.slice(keyStart, Math.min(bodyEnd, keyStart + MAX_NAME)).indexOf(KEY_CLOSE);
+    // a key cut off by the end of the body: the arguments written before it stand
+    if (keyEnd < 0) break;
+    const key = ctx.source.slice(keyStart, keyStart + keyEnd).trim();
+    pos = skipSpace(text, keyStart + keyEnd + KEY_CLOSE.length, bodyEnd);
+    if (pos >= bodyEnd) break;
+    if (!text.startsWith(VALUE_OPEN, pos)) return { error: `<arg_key>${key}</arg_key> has no <arg_value> after it` };
+    if (key === '') return { error: 'an <arg_key> is empty' };
+    const valueStart = pos + VALUE_OPEN.length;
+    const v = values.from(valueStart);
+    const valueEnd = Math.min(v.bodyEnd, bodyEnd);
+    const read = parameterValue(ctx.source.slice(valueStart, valueEnd), schemas, key);
+    value[key] = read.value;
+    repaired ||= read.repaired;
+    pos = v.closed && v.bodyEnd < bodyEnd ? valueEnd + VALUE_CLOSE.length : bodyEnd;
+  }
+  return { value, repaired };
+}

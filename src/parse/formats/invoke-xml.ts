@@ -1,0 +1,332 @@
+import {
+  atReadLimit,
+  emptyFound,
+  type FinderContext,
+  type Found,
+  type FoundCall,
+  isIntroducedAsExample,
+} from '../found-call.js';
+import { parseJsonText } from '../json-args.js';
+import { skipSpace } from '../json-scan.js';
+import { TagBodies } from '../tag-bodies.js';
+import { parameterSchemas, parameterValue, type TextValue, textValue } from '../text-values.js';
+
+/** How one family spells invoke markup: the same block / invoke / parameter grammar with its own tag prefix. */
+export interface InvokeDialect {
+  shape: 'invoke-xml' | 'deepseek';
+  /** For diagnostics: the markup as a reader knows it. */
+  label: string;
+  /** Names of the block that wraps invokes (`function_calls`; DeepSeek V4 also `tool_calls`). */
+  blocks: readonly string[];
+  /** Whether `prefix`, the text between `<` and the tag name, is this dialect's (`` or `ns:`; `｜DSML｜`). */
+  isPrefix(prefix: string): boolean;
+  /** The longest prefix the dialect accepts (how far back from a tag name its `<` is looked for). */
+  maxPrefix: number;
+  /** DSML's `string="true|false"` attribute: "true" keeps the text, "false" says the value is JSON. */
+  typedByAttribute: boolean;
+}
+
+/** Anthropic-style markup written as text: no prefix, or an XML namespace prefix (`<ns:invoke …>`). */
+const INVOKE_XML: InvokeDialect = {
+  shape: 'invoke-xml',
+  label: '<invoke>',
+  blocks: ['function_calls'],
+  isPrefix: (p) => p === '' || /^[A-Za-z][\w-]{0,15}:$/.test(p),
+  maxPrefix: 17,
+  typedByAttribute: false,
+};
+
+const INVOKE = 'invoke name=';
+/** A tool name as MCP servers and renderers spell them (dots, dashes and colons included). */
+const NAME = /^[\p{L}_][\p{L}\p{N}_.:-]*$/u;
+/** More parameters than this in one call is garbage, not a call. */
+const MAX_PARAMETERS = 200;
+/** An open tag's attributes are looked for within this many characters (keeps the scan linear). */
+const MAX_TAG = 300;
+/** Tag prefixes read per reply: each spelling costs its own close-tag searches, so a flood of made-up ones is cut. */
+const MAX_PREFIXES = 4;
+
+/**
+ * Anthropic-style tool calls written as text: `<function_calls><invoke name="t"><parameter name="p">v</parameter>
+ * </invoke></function_calls>`, several invokes per block, also with the XML namespace prefix such replies sometimes
+ * carry on every tag, and an `<invoke name="…">` written without its block (replies whose block opener was lost).
+ * Parameter values are text converted by the tool's schema (textValue). A `<function_calls>` block with no invoke in
+ * it is left alone (OLMo 3 writes python calls in the same tag). No renderer asks for this shape: parseable fails it,
+ * correct-arguments and no-call judge it.
+ */
+export function findInvokeXmlCalls(text: string, ctx: FinderContext): Found {
+  return findInvokeMarkup(text, ctx, INVOKE_XML);
+}
+
+/**
+ * `text.indexOf(needle, from)` for a walk that only moves forward: searched again only once the walk has passed the
+ * last hit, so a text of many candidates stays linear.
+ */
+export function forwardSearch(text: string, needle: string): (from: number) => number {
+  let at = -2;
+  return (from) => {
+    if (at === -2 || (at >= 0 && at < from)) at = text.indexOf(needle, from);
+    return at;
+  };
+}
+
+interface OpenTag {
+  /** Where `<` is. */
+  start: number;
+  prefix: string;
+  /** Just past the tag name. */
+  nameEnd: number;
+}
+
+/**
+ * Invoke markup of one dialect (invoke-xml here, DeepSeek V3.2's DSML in deepseek.ts): blocks holding invokes, and
+ * invokes without a block. A block's region runs from its open tag to its close tag (or, unclosed, to its last
+ * invoke); an invoke's from `<invoke` to `</invoke>`. A missing `</invoke>` (the reply cut off, or the next invoke
+ * began) flags the call truncated; an unclosed parameter runs to the next parameter or the invoke's end. An invoke
+ * without a usable `name` is a `wrong-shape` attempt. Linear: forward searches and TagBodies only.
+ */
+export function findInvokeMarkup(text: string, ctx: FinderContext, d: InvokeDialect): Found {
+  const found = emptyFound();
+  if (!text.includes(INVOKE)) return found;
+  const reader = new InvokeReader(text, ctx, d, found);
+  const nextInvoke = forwardSearch(text, INVOKE);
+  const nextBlock = d.blocks.map((b) => ({ name: b, next: forwardSearch(text, `${b}>`) }));
+  let from = 0;
+  let candidates = 0;
+  for (;;) {
+    const invoke = reader.openAt(nextInvoke, from, 'invoke');
+    let block: { tag: OpenTag; name: string } | undefined;
+    for (const b of nextBlock) {
+      const tag = reader.openAt(b.next, from, b.name);
+      if (tag && (!block || tag.start < block.tag.start)) block = { tag, name: b.name };
+    }
+    const first = block && (!invoke || block.tag.start < invoke.start) ? block.tag : invoke;
+    if (!first || atReadLimit(found, d.label, first.start, text.length, ++candidates)) break;
+    if (block && first === block.tag) {
+      from = reader.block(block.tag, block.name, nextInvoke);
+      continue;
+    }
+    const at = reader.invoke(first, text.length);
+    found.spans.push([first.start, at.end]);
+    from = Math.max(at.end, first.nameEnd);
+  }
+  return found;
+}
+
+class InvokeReader {
+  private readonly bodies = new Map<string, TagBodies>();
+  private readonly searches = new Map<string, (from: number) => number>();
+  private readonly prefixes = new Set<string>();
+
+  constructor(
+    private readonly text: string,
+    private readonly ctx: FinderContext,
+    private readonly d: InvokeDialect,
+    private readonly found: Found,
+  ) {}
+
+  /** The next open tag of `name` at or after `from` whose prefix is the dialect's (found by its keyword). */
+  openAt(next: (from: number) => number, from: number, name: string): OpenTag | undefined {
+    for (let k = next(from); k >= 0; k = next(k + 1)) {
+      const tag = this.openTagBefore(k, name);
+      if (tag && tag.start >= from) return tag;
+    }
+    return undefined;
+  }
+
+  private openTagBefore(keyword: number, name: string): OpenTag | undefined {
+    const { text, d } = this;
+    const from = Math.max(0, keyword - d.maxPrefix - 1);
+    const at = text.slice(from, keyword).lastIndexOf('<');
+    if (at < 0) return undefined;
+    const lt = from + at;
+    const prefix = text.slice(lt + 1, keyword);
+    if (!d.isPrefix(prefix)) return undefined;
+    if (!this.prefixes.has(prefix)) {
+      if (this.prefixes.size >= MAX_PREFIXES) return undefined;
+      this.prefixes.add(prefix);
+    }
+    return { start: lt, prefix, nameEnd: keyword + name.length };
+  }
+
+  private search(needle: string): (from: number) => number {
+    let s = this.searches.get(needle);
+    if (!s) {
+      s = forwardSearch(this.text, needle);
+      this.searches.set(needle, s);
+    }
+    return s;
+  }
+
+  private tagBodies(open: string, close: string): TagBodies {
+    const key = `${open}\u0000${close}`;
+    let b = this.bodies.get(key);
+    if (!b) {
+      b = new TagBodies(this.text, open, close);
+      this.bodies.set(key, b);
+    }
+    return b;
+  }
+
+  /** A block of invokes; returns where the walk goes on. A block with no invoke of this dialect is not claimed. */
+  block(tag: OpenTag, name: string, nextInvoke: (from: number) => number): number {
+    const { text, found, d } = this;
+    const bodyStart = tag.nameEnd + 1;
+    const close = `</${tag.prefix}${name}>`;
+    const { bodyEnd, closed } = this.tagBodies(`<${tag.prefix}${name}>`, close).from(bodyStart);
+    let invoke = this.openAt(nextInvoke, bodyStart, 'invoke');
+    if (!invoke || invoke.start >= bodyEnd || invoke.prefix !== tag.prefix) return bodyStart;
+    if (isIntroducedAsExample(text, tag.start)) {
+      const end = closed ? bodyEnd + close.length : bodyEnd;
+      found.spans.push([tag.start, end]);
+      found.diagnostics.push({
+        code: 'quoted-example',
+        message: `a ${d.label} block shown as an example`,
+        span: [tag.start, end],
+      });
+      return end;
+    }
+    let last = bodyStart;
+    let candidates = 0;
+    while (invoke && invoke.start < bodyEnd && invoke.prefix === tag.prefix) {
+      if (candidates++ > 0 && atReadLimit(found, d.label, invoke.start, text.length, 1)) {
+        found.spans.push([tag.start, invoke.start]);
+        return text.length;
+      }
+      const at = this.invoke(invoke, bodyEnd);
+      last = at.end;
+      invoke = this.openAt(nextInvoke, Math.max(at.end, invoke.nameEnd), 'invoke');
+    }
+    // an unclosed block ends with its last invoke: prose after it is not swallowed
+    const end = closed ? bodyEnd + close.length : last;
+    found.spans.push([tag.start, end]);
+    return end;
+  }
+
+  /** One invoke, read no further than `limit`; pushes its call or diagnostic, returns where it ends. */
+  invoke(tag: OpenTag, limit: number): { end: number } {
+    const { text, found, d } = this;
+    const head = openTagEnd(text, tag.nameEnd, limit);
+    const attrs = attributes(text.slice(tag.nameEnd, head.end));
+    const name = (attrs.get('name') ?? '').trim();
+    const close = `</${tag.prefix}invoke>`;
+    if (!head.closed && head.end < limit) {
+      // `<invoke name="…"` and no `>` for a long way: announced, but not a tag
+      found.diagnostics.push({
+        code: 'wrong-shape',
+        message: `${d.label}: an invoke open tag that never ends`,
+        span: [tag.start, head.end],
+      });
+      return { end: head.end };
+    }
+    const bodyStart = head.closed ? head.end + 1 : head.end;
+    const body = head.closed
+      ? this.tagBodies(`<${tag.prefix}invoke`, close).from(bodyStart)
+      : { bodyEnd: head.end, closed: false };
+    const bodyEnd = Math.min(body.bodyEnd, limit);
+    const closed = body.closed && body.bodyEnd < limit;
+    const end = closed ? bodyEnd + close.length : bodyEnd;
+    const span: [number, number] = [tag.start, end];
+    if (isIntroducedAsExample(text, tag.start)) {
+      found.diagnostics.push({ code: 'quoted-example', message: `a ${d.label} call shown as an example`, span });
+      return { end };
+    }
+    if (!NAME.test(name)) {
+      found.diagnostics.push({
+        code: 'wrong-shape',
+        message: `${d.label}: an invoke without a tool name in its name attribute`,
+        span,
+      });
+      return { end };
+    }
+    const args = this.parameters(tag.prefix, name, bodyStart, bodyEnd);
+    if ('error' in args) {
+      found.diagnostics.push({
+        code: 'unparseable-arguments',
+        message: `arguments of ${d.label} ${name} do not parse: ${args.error}`,
+        span,
+      });
+      return { end };
+    }
+    const call: FoundCall = {
+      name,
+      args: args.value,
+      rawArgs: this.ctx.source.slice(bodyStart, bodyEnd).trim(),
+      shape: d.shape,
+      repaired: args.repaired,
+      truncated: !closed,
+      doubleEncoded: false,
+      span,
+    };
+    found.calls.push(call);
+    return { end };
+  }
+
+  private parameters(
+    prefix: string,
+    tool: string,
+    bodyStart: number,
+    bodyEnd: number,
+  ): { value: Record<string, unknown>; repaired: boolean } | { error: string } {
+    const { text, ctx } = this;
+    const open = `<${prefix}parameter`;
+    const close = `</${prefix}parameter>`;
+    const values = this.tagBodies(open, close);
+    const schemas = parameterSchemas(ctx.tools, tool);
+    const nextOpen = this.search(open);
+    const value: Record<string, unknown> = {};
+    let repaired = false;
+    let count = 0;
+    let pos = skipSpace(text, bodyStart, bodyEnd);
+    while (pos < bodyEnd) {
+      const start = nextOpen(pos);
+      if (start < 0 || start >= bodyEnd) break;
+      if (++count > MAX_PARAMETERS) return { error: `more than ${MAX_PARAMETERS} parameters` };
+      const head = openTagEnd(text, start + open.length, bodyEnd);
+      if (!head.closed) break; // cut inside the parameter's open tag: nothing of its value was written
+      const attrs = attributes(text.slice(start + open.length, head.end));
+      const param = (attrs.get('name') ?? '').trim();
+      const valueStart = head.end + 1;
+      const v = values.from(valueStart);
+      const valueEnd = Math.min(v.bodyEnd, bodyEnd);
+      if (param === '') return { error: `a parameter at ${start} has no name` };
+      const read = this.value(ctx.source.slice(valueStart, valueEnd), attrs.get('string'), schemas, param);
+      value[param] = read.value;
+      repaired ||= read.repaired;
+      pos = v.closed && v.bodyEnd < bodyEnd ? valueEnd + close.length : valueEnd;
+    }
+    return { value, repaired };
+  }
+
+  private value(
+    raw: string,
+    stringAttr: string | undefined,
+    schemas: ReturnType<typeof parameterSchemas>,
+    param: string,
+  ): TextValue {
+    if (this.d.typedByAttribute && stringAttr === 'true') return textValue(raw, { type: 'string' });
+    if (this.d.typedByAttribute && stringAttr === 'false') {
+      const parsed = parseJsonText(raw.trim());
+      if (parsed.ok) return { value: parsed.value, repaired: parsed.repaired };
+    }
+    return parameterValue(raw, schemas, param);
+  }
+}
+
+/** The `>` that ends an open tag whose name ends at `from`, within MAX_TAG characters and before `limit`. */
+function openTagEnd(text: string, from: number, limit: number): { end: number; closed: boolean } {
+  const to = Math.min(limit, from + MAX_TAG);
+  const gt = text.indexOf('>', from);
+  if (gt >= 0 && gt < to) return { end: gt, closed: true };
+  return { end: to, closed: false };
+}
+
+/** `name="v"` / `name='v'` attributes of an open tag (its text after the tag name, at most MAX_TAG characters). */
+function attributes(tag: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of tag.matchAll(/([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
+    const key = m[1] as string;
+    if (!out.has(key)) out.set(key, m[2] ?? m[3] ?? '');
+  }
+  return out;
+}
