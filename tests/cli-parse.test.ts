@@ -130,11 +130,11 @@ describe('toolgauge parse: one reply', () => {
     expect(other).toMatchObject({ protocol: 'xml-tags', accepted: 0, calls: [{ via: 'json', accepted: false }] });
   });
 
-  it('with a suite, a text value is converted by the schema: "007" stays a string for a {type: string} parameter', async () => {
+  it('with a suite, a text value is converted by the schema: "42" stays a string for a {type: string} parameter', async () => {
     const withSuite = await parseJson([FUNCTION_TAGS, '--suite', SUITE, '--case', 'lookup']);
     expect(withSuite).toMatchObject({
       tools: { source: 'suite parse-demo, case lookup', names: ['f', 'math.factorial'] },
-      calls: [{ name: 'f', args: { code: '007' }, via: 'function-tags', resolved: { how: 'exact', tool: 'f' } }],
+      calls: [{ name: 'f', args: { code: '42' }, via: 'function-tags', resolved: { how: 'exact', tool: 'f' } }],
     });
   });
 
@@ -142,7 +142,7 @@ describe('toolgauge parse: one reply', () => {
     const withoutTools = await parseJson([FUNCTION_TAGS]);
     expect(withoutTools.tools).toBeNull();
     expect(withoutTools.calls[0]).toMatchObject({ name: 'f', resolved: null });
-    expect(withoutTools.calls[0]?.args).toEqual({ code: 7 });
+    expect(withoutTools.calls[0]?.args).toEqual({ code: 42 });
   });
 
   it('a provider-safe name resolves to the offered tool (math_factorial → math.factorial)', async () => {
@@ -172,7 +172,7 @@ describe('toolgauge parse: one reply', () => {
       names: ['f', 'math.factorial'],
     });
     // the schema came through: the string parameter keeps its text
-    expect(fn.calls[0]).toMatchObject({ args: { code: '007' }, resolved: { how: 'exact', tool: 'f' } });
+    expect(fn.calls[0]).toMatchObject({ args: { code: '42' }, resolved: { how: 'exact', tool: 'f' } });
     const safe = await parseJson([SAFE_NAME, '--tools', join(DIR, name)]);
     expect(safe.calls[0]?.resolved).toMatchObject({ how: 'provider-safe', tool: 'math.factorial' });
   });
@@ -187,7 +187,7 @@ describe('toolgauge parse: JSONL lines as grade reads them', () => {
       [4, 'chat', undefined, 'xml-tags', 0],
       [5, 'factorial', undefined, 'xml-tags', 1],
     ]);
-    expect(docs[0]?.calls[0]).toMatchObject({ via: 'function-tags', args: { code: '007' } });
+    expect(docs[0]?.calls[0]).toMatchObject({ via: 'function-tags', args: { code: '42' } });
     expect(docs[1]?.calls[0]).toMatchObject({
       via: 'native',
       id: 'call_1',
