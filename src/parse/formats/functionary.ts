@@ -1,6 +1,6 @@
 import { atReadLimit, emptyFound, type FinderContext, type Found, mergeFound } from '../found-call.js';
 import { skipSpace } from '../json-scan.js';
-import { pushArgsCall, quotedExample, readJsonArgs, TOOL_NAME, TokenCursor } from './token-scan.js';
+import { JsonReach, pushArgsCall, quotedExample, readJsonArgs, TOOL_NAME, TokenCursor } from './token-scan.js';
 
 const RECIPIENT = '<|recipient|>';
 const CONTENT = '<|content|>';
@@ -66,6 +66,7 @@ function findV2(text: string, ctx: FinderContext): Found {
 
 function findV3(text: string, ctx: FinderContext): Found {
   const found = emptyFound();
+  const reach = new JsonReach(ctx.source);
   let candidates = 0;
   // where the previous message ended: a `>>>` there continues the chain even mid-line
   let chainEnd = -1;
@@ -93,9 +94,10 @@ function findV3(text: string, ctx: FinderContext): Found {
       at = next;
       continue;
     }
-    const end = readV3Call(found, text, ctx, at, name, bodyStart, bound);
+    const end = readV3Call(found, text, ctx, at, name, bodyStart, bound, reach);
     if (end >= 0) chainEnd = end;
-    at = next;
+    // a `>>>` inside the call's JSON string values is text
+    at = next >= 0 && next < end ? text.indexOf(V3, end) : next;
   }
   return found;
 }
@@ -109,6 +111,7 @@ function readV3Call(
   name: string,
   bodyStart: number,
   bound: number,
+  reach: JsonReach,
 ): number {
   const i = skipSpace(text, bodyStart, bound);
   if (text[i] !== '{') {
@@ -129,7 +132,7 @@ function readV3Call(
     });
     return bound;
   }
-  const args = readJsonArgs(ctx.source, i, bound);
+  const args = readJsonArgs(ctx.source, i, reach.limit(i, bound));
   const span: [number, number] = [start, Math.max(args.end, i + 1)];
   if (quotedExample(found, text, span, 'a functionary >>> call')) return span[1];
   pushArgsCall(found, 'functionary', name, args, span, { truncated: false });

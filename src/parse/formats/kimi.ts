@@ -1,5 +1,5 @@
 import { atReadLimit, emptyFound, type FinderContext, type Found } from '../found-call.js';
-import { pushArgsCall, quotedExample, readJsonArgs, TOOL_NAME, TokenCursor } from './token-scan.js';
+import { JsonReach, pushArgsCall, quotedExample, readJsonArgs, TOOL_NAME, TokenCursor } from './token-scan.js';
 
 const CALL_BEGIN = '<|tool_call_begin|>';
 const ARGUMENT_BEGIN = '<|tool_call_argument_begin|>';
@@ -30,6 +30,7 @@ export function findKimiCalls(text: string, ctx: FinderContext): Found {
   const found = emptyFound();
   if (!text.includes(CALL_BEGIN)) return found;
   const cursor = new TokenCursor(text, [CALL_BEGIN, ARGUMENT_BEGIN, CALL_END]);
+  const reach = new JsonReach(ctx.source);
   let from = 0;
   let candidates = 0;
   for (;;) {
@@ -49,10 +50,13 @@ export function findKimiCalls(text: string, ctx: FinderContext): Found {
     }
     const argsStart = argBegin + ARGUMENT_BEGIN.length;
     // the arguments are read first, so a close token inside a string value stays text
-    const args = readJsonArgs(ctx.source, argsStart, bound);
-    const closeAt = cursor.next(2, Math.max(args.end, argsStart));
-    const closed = closeAt >= 0 && closeAt < bound;
-    const end = closed ? closeAt + CALL_END.length : Math.max(args.end, argsStart);
+    const args = readJsonArgs(ctx.source, argsStart, reach.limit(argsStart, bound));
+    const after = Math.max(args.end, argsStart);
+    // the close token belongs to this call when no other call begins before it
+    const closeAt = cursor.next(2, after);
+    const nextBegin = cursor.next(0, after);
+    const closed = closeAt >= 0 && (nextBegin < 0 || closeAt < nextBegin);
+    const end = closed ? closeAt + CALL_END.length : after;
     const span: [number, number] = [start, end];
     from = end;
     if (quotedExample(found, text, span, 'a Kimi tool call')) continue;

@@ -1,9 +1,10 @@
 import { atReadLimit, emptyFound, type FinderContext, type Found, mergeFound } from '../found-call.js';
 import { skipSpace } from '../json-scan.js';
-import { bodyCalls, finishRegion, quotedExample, TokenCursor } from './token-scan.js';
+import { bodyCalls, finishRegion, JsonReach, quotedExample, TokenCursor } from './token-scan.js';
 
 const PYTHON_TAG = '<|python_tag|>';
 const PYTHON_START = '<|python_start|>';
+const OPENS = [PYTHON_TAG, PYTHON_START];
 /** What ends a `<|python_tag|>` call: Llama 3's end-of-message / end-of-turn tokens (and Llama 4's). */
 const TAG_ENDS = ['<|eom_id|>', '<|eot_id|>', '<|eom|>', '<|eot|>'];
 const PYTHON_END = '<|python_end|>';
@@ -11,6 +12,7 @@ const PYTHON_END = '<|python_end|>';
 const PYTHON_CALL_START = /^[\p{L}_][\p{L}\p{N}_.]*\s*\(/u;
 /** Built-in tools are called as `tool.call(…)`: the tool is `tool`. */
 const BUILTIN_SUFFIX = '.call';
+const POSITIONAL = /^_\d+$/;
 
 /**
  * Llama's call tokens:
@@ -21,35 +23,35 @@ const BUILTIN_SUFFIX = '.call';
  * The end tokens are stop tokens a server may strip, so a call without one is `truncated` only when its JSON or call
  * list was cut off. What follows the token that is neither JSON nor a call (prose that mentions the token, or raw
  * code for the code interpreter) is not read: no call, no attempt. A call with positional arguments (`print(x)`) is
- * code, not a tool call. Linear: the tokens are walked with one cursor each.
+ * code, not a tool call. A token inside a JSON string value stays in it (JsonReach). Linear: cursors walk the tokens.
  */
 export function findLlamaCalls(text: string, ctx: FinderContext): Found {
   const found = emptyFound();
   if (!text.includes(PYTHON_TAG) && !text.includes(PYTHON_START)) return found;
-  const opens = new TokenCursor(text, [PYTHON_TAG, PYTHON_START]);
-  const tagEnds = new TokenCursor(text, TAG_ENDS);
-  const pythonEnd = new TokenCursor(text, [PYTHON_END]);
+  const opens = new TokenCursor(text, OPENS);
+  const ends = [new TokenCursor(text, TAG_ENDS), new TokenCursor(text, [PYTHON_END])];
+  const reach = new JsonReach(ctx.source);
   let from = 0;
   let candidates = 0;
   for (;;) {
     const open = opens.first(from);
     if (!open || atReadLimit(found, 'llama', open.at, text.length, ++candidates)) break;
     const start = open.at;
-    const bodyStart = start + (open.token === 0 ? PYTHON_TAG : PYTHON_START).length;
-    const nextOpen = opens.first(bodyStart)?.at ?? text.length;
-    const close = open.token === 0 ? tagEnds.first(bodyStart) : pythonEnd.first(bodyStart);
-    const closeAt = close && close.at < nextOpen ? close.at : -1;
-    const closeLen = close ? (open.token === 0 ? (TAG_ENDS[close.token] ?? '') : PYTHON_END).length : 0;
-    const bound = closeAt >= 0 ? closeAt : nextOpen;
-    const body = readBody(text, ctx, bodyStart, bound);
-    if (!body) {
-      from = bodyStart;
-      continue;
-    }
-    const end = closeAt >= 0 ? closeAt + closeLen : body.end;
+    const bodyStart = start + (OPENS[open.token] ?? '').length;
+    from = bodyStart;
+    const closers = ends[open.token] as TokenCursor;
+    const closeTokens = open.token === 0 ? TAG_ENDS : [PYTHON_END];
+    const bound = Math.min(opens.first(bodyStart)?.at ?? text.length, closers.first(bodyStart)?.at ?? text.length);
+    const body = readBody(text, ctx, reach, bodyStart, bound);
+    if (!body) continue;
+    // the end token belongs to this call when no other call opens before it
+    const close = closers.first(body.end);
+    const nextOpen = opens.first(body.end)?.at ?? text.length;
+    const closed = close !== null && close.at < nextOpen;
+    const end = closed && close ? close.at + (closeTokens[close.token] ?? '').length : body.end;
     const span: [number, number] = [start, end];
     from = end;
-    if (quotedExample(found, text, span, `a ${open.token === 0 ? PYTHON_TAG : PYTHON_START} call`)) continue;
+    if (quotedExample(found, text, span, `a ${OPENS[open.token]} call`)) continue;
     finishRegion(found, body.found, 'llama', span, false);
   }
   return found;
@@ -59,6 +61,7 @@ export function findLlamaCalls(text: string, ctx: FinderContext): Found {
 function readBody(
   text: string,
   ctx: FinderContext,
+  reach: JsonReach,
   bodyStart: number,
   bound: number,
 ): { found: Found; end: number } | null {
@@ -69,7 +72,7 @@ function readBody(
     const all = emptyFound();
     let end = i;
     for (;;) {
-      const one = bodyCalls(ctx, i, bound);
+      const one = bodyCalls(ctx, i, reach.limit(i, bound));
       mergeFound(all, one.found);
       end = one.end;
       const sep = skipSpace(text, end, bound);
@@ -84,7 +87,7 @@ function readBody(
   const body = bodyCalls(ctx, i, bound, bound === text.length);
   if (body.found.calls.length === 0) return null;
   // a python call with positional arguments is code for the interpreter, not a tool call
-  if (body.found.calls.some((c) => Object.keys(c.args as object).some((k) => /^_\d+$/.test(k)))) return null;
+  if (body.found.calls.some((c) => Object.keys(c.args as object).some((k) => POSITIONAL.test(k)))) return null;
   for (const c of body.found.calls) {
     if (c.name.endsWith(BUILTIN_SUFFIX)) c.name = c.name.slice(0, -BUILTIN_SUFFIX.length);
   }

@@ -1,6 +1,14 @@
 import { atReadLimit, emptyFound, type FinderContext, type Found } from '../found-call.js';
 import { skipSpace } from '../json-scan.js';
-import { bodyCalls, finishRegion, pushArgsCall, quotedExample, readJsonArgs, TOOL_NAME } from './token-scan.js';
+import {
+  bodyCalls,
+  finishRegion,
+  JsonReach,
+  pushArgsCall,
+  quotedExample,
+  readJsonArgs,
+  TOOL_NAME,
+} from './token-scan.js';
 
 const CALLS = '[TOOL_CALLS]';
 const ARGS = '[ARGS]';
@@ -15,12 +23,13 @@ const HEAD = 200;
  *   a tokenizer that drops `[ARGS]` leaves `name{json}`, which is read too).
  * The `id` field or `[CALL_ID]` becomes the call id. The format has no closing token (the call ends the turn), so a
  * call is `truncated` only when its JSON was cut off. `[TOOL_CALLS]` followed by neither a JSON value nor a name and
- * its arguments is prose that mentions the token: no call, no attempt. Linear: one indexOf walk over the tokens, and
- * each call's JSON is read no further than the next `[TOOL_CALLS]`.
+ * its arguments is prose that mentions the token: no call, no attempt. A `[TOOL_CALLS]` inside a string value stays
+ * in it (JsonReach). Linear: one indexOf walk over the tokens.
  */
 export function findMistralCalls(text: string, ctx: FinderContext): Found {
   const found = emptyFound();
   if (!text.includes(CALLS)) return found;
+  const reach = new JsonReach(ctx.source);
   let from = 0;
   let candidates = 0;
   let start = text.indexOf(CALLS);
@@ -33,8 +42,8 @@ export function findMistralCalls(text: string, ctx: FinderContext): Found {
     const ch = text[i];
     from =
       ch === '[' || ch === '{'
-        ? callList(found, text, ctx, start, i, bound)
-        : namedCall(found, text, ctx, start, i, bound);
+        ? callList(found, text, ctx, start, i, reach.limit(i, bound))
+        : namedCall(found, text, ctx, reach, start, i, bound);
     start = next >= from ? next : text.indexOf(CALLS, Math.max(from, afterToken));
   }
   return found;
@@ -50,7 +59,15 @@ function callList(found: Found, text: string, ctx: FinderContext, start: number,
 }
 
 /** `[TOOL_CALLS]name[CALL_ID]id[ARGS]{…}`. Returns where the region ends (`i` when it is not a call). */
-function namedCall(found: Found, text: string, ctx: FinderContext, start: number, i: number, bound: number): number {
+function namedCall(
+  found: Found,
+  text: string,
+  ctx: FinderContext,
+  reach: JsonReach,
+  start: number,
+  i: number,
+  bound: number,
+): number {
   const headEnd = Math.min(bound, i + HEAD);
   const nameEnd = firstOf(text, i, headEnd, [ARGS, CALL_ID, '{']);
   if (nameEnd < 0) return cutAfterName(found, text, start, i, headEnd);
@@ -66,7 +83,7 @@ function namedCall(found: Found, text: string, ctx: FinderContext, start: number
     at = idEnd;
   }
   const argsStart = text.startsWith(ARGS, at) ? at + ARGS.length : at;
-  const args = readJsonArgs(ctx.source, argsStart, bound);
+  const args = readJsonArgs(ctx.source, argsStart, reach.limit(argsStart, bound));
   const end = Math.max(args.end, argsStart);
   const span: [number, number] = [start, end];
   if (quotedExample(found, text, span, 'a [TOOL_CALLS] call')) return end;

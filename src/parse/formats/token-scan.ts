@@ -48,6 +48,30 @@ export class TokenCursor {
   }
 }
 
+/**
+ * How far a JSON value after a family's token is read. A finder bounds each call by its next open token, but that
+ * token may stand inside a string value of the call (a message that quotes the format): the value is read as far as
+ * it goes (scanBalanced knows strings) when it closes, even past the bound. A value that never closes is read up to
+ * the bound, and after the first such value every later one is too, so a reply of many unclosed values stays linear.
+ */
+export class JsonReach {
+  private unbounded = true;
+
+  constructor(private readonly source: string) {}
+
+  /** The limit to read the value that opens at `i` (after space) up to, given the finder's `bound`. */
+  limit(i: number, bound: number): number {
+    if (!this.unbounded || bound >= this.source.length) return bound;
+    const j = skipSpace(this.source, i, bound);
+    const c = this.source[j];
+    if (c !== '{' && c !== '[') return bound;
+    const scan = scanBalanced(this.source, j);
+    if (scan.closed) return Math.max(scan.end, bound);
+    this.unbounded = false;
+    return bound;
+  }
+}
+
 /** JSON arguments read from the reply, or why they could not be. */
 export type ArgsRead =
   | {
@@ -233,6 +257,7 @@ export function findTokenBodies(text: string, ctx: FinderContext, spec: TokenBod
   const found = emptyFound();
   if (!text.includes(spec.open)) return found;
   const cursor = new TokenCursor(text, spec.close ? [spec.open, spec.close] : [spec.open]);
+  const reach = new JsonReach(ctx.source);
   let from = 0;
   let candidates = 0;
   for (;;) {
@@ -251,9 +276,12 @@ export function findTokenBodies(text: string, ctx: FinderContext, spec: TokenBod
     }
     const i = spec.adjacent ? bodyStart : skipSpace(text, bodyStart, bound);
     if (text[i] !== '{' && text[i] !== '[') continue;
-    const body = bodyCalls(ctx, i, bound);
+    const limit = reach.limit(i, bound);
+    const body = bodyCalls(ctx, i, limit);
+    // the closing token belongs to this call when no other call opens before it
     const closeAt = spec.close ? cursor.next(1, body.end) : -1;
-    const closed = closeAt >= 0 && closeAt < bound;
+    const nextOpen = cursor.next(0, body.end);
+    const closed = closeAt >= 0 && (nextOpen < 0 || closeAt < nextOpen);
     const end = closed ? closeAt + (spec.close ?? '').length : body.end;
     const span: [number, number] = [start, end];
     from = end;
