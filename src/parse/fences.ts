@@ -1,5 +1,6 @@
 import { atReadLimit, type Found, type FoundCall, isIntroducedAsExample } from './found-call.js';
 import { callsInBody } from './json-body.js';
+import { skipSpace } from './json-scan.js';
 
 export interface FencedCall extends FoundCall {
   /** Info string of the fence (`tool_call`, `json`, `xml`, `python`, `` for a bare fence). */
@@ -24,38 +25,142 @@ export interface FenceFound extends Found {
 const CALL_FENCES = new Set(['tool_call', 'tool', 'function_call', 'tool_code']);
 
 /**
- * Calls inside ```` ``` ```` fences (any info string; an unclosed fence runs to the end) and inside inline
- * backticks. Each body is read as a JSON call or python-call syntax. Calls with delimiters of their own
- * (`<tool_call>`, model tokens) were claimed before and are masked in `text`: parse/index.ts reports those inside a
- * fence as wrapped by it. Bodies are read from `text`, masked, so a claimed call is not read twice.
+ * Calls inside runs of three or more backticks, as markdown reads them:
+ * - a multi-line fence, when the run is followed on its line by an optional info word and then the line break (or
+ *   the end of the reply); after prose on the same line too (models write `Here: ```json⏎`). At the start of a
+ *   line any info string without backticks opens one, as markdown allows (```` ```json {⏎ ````; its first word is
+ *   the info). The fence ends at the next run of as many backticks that starts its line or ends it (```` …}``` ````),
+ *   or, unclosed, at the end of the reply (flagged truncated).
+ * - otherwise a one-line span, closed by the next run of three or more backticks on the same line
+ *   (```` ```[get_weather(city="Oslo")]``` ````, ```` ```python [f(a=1)]``` ````): reported as `fenced` like a fence,
+ *   since the model wrote a fence's backticks (markdown-wrapped labels it ```` ``` ````, or ```` ```python ```` when
+ *   a word before the call names the language). On the reply's last line and opening a call (`[`, `{`, `<` or
+ *   `name(`), a span the reply cut off runs to the end, flagged truncated.
+ * - otherwise literal backticks (a string value holding ```` ``` ````, `Use ``` to open a fence`): no fence, and
+ *   inline code passes over them too.
+ * So a string value holding "```python\nprint(1)\n```" (escaped line breaks: no break in the raw text) is a one-line
+ * span inside the call, not a fence that swallows the rest of the reply.
+ *
+ * Each body is read as a JSON call or python-call syntax. Calls with delimiters of their own (`<tool_call>`, model
+ * tokens) were claimed before and are masked in `text`: parse/index.ts reports those inside a fence as wrapped by
+ * it. A body is located in `text`; `source`, the reply as written at the same offsets, is what is read when the body
+ * does not start with a claimed region (so a string value holding tag-like text another finder claimed keeps it,
+ * and a claimed call is not read twice).
  */
-export function findFencedCalls(text: string): FenceFound {
+export function findFencedCalls(text: string, source: string = text): FenceFound {
   const out: FenceFound = { text, calls: [], diagnostics: [], spans: [], regions: [] };
+  if (!text.includes('```')) return out;
   let from = 0;
   let candidates = 0;
+  // the next line break, searched again only once the scan passes it (a long line of runs stays linear)
+  let nl = -2;
   for (;;) {
     const open = text.indexOf('```', from);
-    if (open < 0 || atReadLimit(out, 'fenced', open, text.length, ++candidates)) break;
+    if (open < 0) break;
     let tick = open + 3;
     while (text[tick] === '`') tick++;
-    const ticks = text.slice(open, tick);
-    const nl = text.indexOf('\n', tick);
-    const infoEnd = nl < 0 ? text.length : nl;
-    const info = text.slice(tick, infoEnd).trim().split(/\s/)[0] ?? '';
-    const bodyStart = Math.min(text.length, infoEnd + 1);
-    const close = text.indexOf(ticks, bodyStart);
-    const bodyEnd = close < 0 ? text.length : close;
-    const end = close < 0 ? text.length : close + ticks.length;
-    out.spans.push([open, end]);
-    out.regions.push({ span: [open, end], fence: info.toLowerCase(), inline: false });
-    addBody(out, text.slice(bodyStart, bodyEnd), bodyStart, [open, end], info.toLowerCase(), false, close < 0);
-    from = end;
+    if (nl === -2 || (nl >= 0 && nl < tick)) nl = text.indexOf('\n', tick);
+    const lineEnd = nl < 0 ? text.length : nl;
+    const info = openerInfo(text, open, tick, lineEnd);
+    if (info !== undefined) {
+      if (atReadLimit(out, 'fenced', open, text.length, ++candidates)) break;
+      const bodyStart = Math.min(text.length, lineEnd + 1);
+      const close = closingRun(text, bodyStart, tick - open);
+      const end = close ? close.end : text.length;
+      addRegion(out, source, [open, end], info, [bodyStart, close ? close.at : text.length], !close);
+      from = end;
+      continue;
+    }
+    const close = text.indexOf('```', tick);
+    const closed = close >= 0 && close < lineEnd;
+    if (closed || (lineEnd === text.length && opensCall(text, tick))) {
+      if (atReadLimit(out, 'fenced', open, text.length, ++candidates)) break;
+      let end = closed ? close + 3 : text.length;
+      while (text[end] === '`') end++;
+      const [word, bodyStart] = spanInfo(text, tick, closed ? close : text.length);
+      addRegion(out, source, [open, end], word, [bodyStart, closed ? close : text.length], !closed);
+      from = end;
+      continue;
+    }
+    // literal backticks: findInlineCodeCalls passes over them too
+    from = tick;
   }
   return out;
 }
 
-/** Inline code spans `` `…` `` on one line (run after fences are masked). */
-export function findInlineCodeCalls(text: string): FenceFound {
+/**
+ * The info word when the run `[open, tick)` opens a multi-line fence (`` for none), else undefined: the rest of its
+ * line is an optional info word (any info string without backticks at the start of a line).
+ */
+function openerInfo(text: string, open: number, tick: number, lineEnd: number): string | undefined {
+  let i = tick;
+  while (i < lineEnd && isWordChar(text.charCodeAt(i))) i++;
+  if (skipBlank(text, i, lineEnd) === lineEnd) return text.slice(tick, i).toLowerCase();
+  if (!startsLine(text, open, 0)) return undefined;
+  const backtick = text.indexOf('`', tick);
+  if (backtick >= 0 && backtick < lineEnd) return undefined;
+  const first = skipBlank(text, tick, lineEnd);
+  let w = first;
+  while (w < lineEnd && !isSpace(text.charCodeAt(w))) w++;
+  return text.slice(first, w).toLowerCase();
+}
+
+/** Where a fence opened by `ticks` backticks closes: the next run of as many that starts or ends its line. */
+function closingRun(text: string, from: number, ticks: number): { at: number; end: number } | undefined {
+  const run = '`'.repeat(ticks);
+  for (let at = text.indexOf(run, from); at >= 0; ) {
+    let end = at + ticks;
+    while (text[end] === '`') end++;
+    if (startsLine(text, at, from) || endsLine(text, end)) return { at, end };
+    at = text.indexOf(run, end);
+  }
+  return undefined;
+}
+
+/**
+ * A one-line span's info word and where its body starts: a word before the call names the language
+ * (```` ```python [f(a=1)]``` ````, ```` ```json {…}``` ````) when a call's bracket follows it, or a space and
+ * something other than the `(`, `=` or `.` that would make the word part of the code.
+ */
+function spanInfo(text: string, from: number, to: number): [string, number] {
+  let i = from;
+  while (i < to && isWordChar(text.charCodeAt(i))) i++;
+  if (i === from || !/[A-Za-z]/.test(text[from] as string)) return ['', from];
+  const next = skipBlank(text, i, to);
+  const ch = text[next];
+  const info = text.slice(from, i).toLowerCase();
+  if (ch === '[' || ch === '{' || ch === '<') return [info, next];
+  if (next > i && next < to && ch !== '(' && ch !== '=' && ch !== '.') return [info, next];
+  return ['', from];
+}
+
+/** Whether the text after a cut-off span's backticks opens a call: `[`, `{`, `<` or `name(`, after an info word. */
+function opensCall(text: string, from: number): boolean {
+  const end = Math.min(text.length, from + 200);
+  const [, start] = spanInfo(text, from, end);
+  const i = skipBlank(text, start, end);
+  const ch = text[i];
+  if (ch === '[' || ch === '{' || ch === '<') return true;
+  let j = i;
+  while (j < end && (isWordChar(text.charCodeAt(j)) || text[j] === '.')) j++;
+  return j > i && text[j] === '(';
+}
+
+function addRegion(
+  out: FenceFound,
+  source: string,
+  span: [number, number],
+  fence: string,
+  [bodyStart, bodyEnd]: [number, number],
+  truncated: boolean,
+): void {
+  out.spans.push(span);
+  out.regions.push({ span, fence, inline: false });
+  addBody(out, bodyOf(out.text, source, bodyStart, bodyEnd), bodyStart, span, fence, false, truncated);
+}
+
+/** Inline code spans `` `…` `` on one line (run after fences are masked). `source` as for findFencedCalls. */
+export function findInlineCodeCalls(text: string, source: string = text): FenceFound {
   const out: FenceFound = { text, calls: [], diagnostics: [], spans: [], regions: [] };
   if (!text.includes('`')) return out;
   let from = 0;
@@ -65,6 +170,12 @@ export function findInlineCodeCalls(text: string): FenceFound {
   for (;;) {
     const open = text.indexOf('`', from);
     if (open < 0) break;
+    if (text[open + 1] === '`' && text[open + 2] === '`') {
+      // three or more that findFencedCalls left: literal backticks
+      from = open + 3;
+      while (text[from] === '`') from++;
+      continue;
+    }
     const close = text.indexOf('`', open + 1);
     if (close < 0) break;
     if (nl === -2 || (nl >= 0 && nl <= open)) nl = text.indexOf('\n', open + 1);
@@ -72,7 +183,7 @@ export function findInlineCodeCalls(text: string): FenceFound {
       from = nl + 1;
       continue;
     }
-    const body = text.slice(open + 1, close);
+    const body = bodyOf(text, source, open + 1, close);
     // Names alone (`read_data_from_excel`) are prose; only something call-shaped is worth reading.
     if (/[{(]/.test(body)) {
       if (atReadLimit(out, 'inline-code', open, text.length, ++candidates)) break;
@@ -83,6 +194,13 @@ export function findInlineCodeCalls(text: string): FenceFound {
     from = close + 1;
   }
   return out;
+}
+
+/** A body as written, unless it starts with a region claimed before (then as masked: that call is read already). */
+function bodyOf(text: string, source: string, start: number, end: number): string {
+  if (source === text) return text.slice(start, end);
+  const i = skipSpace(text, start, end);
+  return i < end && skipSpace(source, start, end) === i ? source.slice(start, end) : text.slice(start, end);
 }
 
 function addBody(
@@ -115,4 +233,41 @@ function addBody(
 
 function label(fence: string, inline: boolean): string {
   return inline ? 'inline code' : `a \`\`\`${fence} fence`;
+}
+
+/** Whether only spaces and tabs stand between `at` and the start of its line (or `floor`, a line's start). */
+function startsLine(text: string, at: number, floor: number): boolean {
+  let i = at - 1;
+  while (i >= floor && (text[i] === ' ' || text[i] === '\t')) i--;
+  return i < floor || text[i] === '\n';
+}
+
+/** The first character at or after `i` (before `end`) that is not a space, tab or carriage return. */
+function skipBlank(text: string, i: number, end: number): number {
+  while (i < end && (text[i] === ' ' || text[i] === '\t' || text[i] === '\r')) i++;
+  return i;
+}
+
+/** Whether only spaces and tabs stand between `i` and the end of its line. */
+function endsLine(text: string, i: number): boolean {
+  const j = skipBlank(text, i, text.length);
+  return j === text.length || text[j] === '\n';
+}
+
+/** A character of an info word as models write it (`json`, `tool_call`, `c++`, `c#`, `objective-c`, `py3.11`). */
+function isWordChar(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 48 && c <= 57) ||
+    c === 95 ||
+    c === 43 ||
+    c === 35 ||
+    c === 46 ||
+    c === 45
+  );
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 13 || c === 10;
 }
