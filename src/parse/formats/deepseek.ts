@@ -104,7 +104,14 @@ function findTokenCalls(text: string, ctx: FinderContext): Found {
     const into = example ? emptyFound() : found;
     let end = call.start;
     let next: Token | undefined = call;
+    let calls = 0;
     while (next && next.kind === 'call-begin' && isCallStart(text, next)) {
+      // each further call of a block is a region of its own for the read limit
+      if (calls++ > 0 && atReadLimit(found, 'DeepSeek tool calls', next.start, text.length, ++candidates)) {
+        next = undefined;
+        end = text.length;
+        break;
+      }
       const read = readCall(text, ctx, tokens, next, into);
       end = read.end;
       next = tokens.next(end);

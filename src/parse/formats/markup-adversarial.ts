@@ -1,2 +1,28 @@
-/** Hostile replies of about 1 MB built from the markup formats' own tokens, for the robustness test and the parser bench. */
-export const MARKUP_ADVERSARIAL: ReadonlyArray<readonly [name: string, text: string]> = [];
+/** About 1 MB of `unit` repeated. */
+function mb(unit: string): string {
+  return unit.repeat(Math.ceil(1_000_000 / unit.length));
+}
+
+/**
+ * Hostile replies of about 1 MB built from the markup formats' own tokens, for the robustness test and the parser
+ * bench: unclosed blocks, thousands of open tags, parameters without values, values that never close. (Tool-named XML
+ * is read only for offered tools; its input names the tools the bench offers, `read_file` and `write_to_file`.)
+ */
+export const MARKUP_ADVERSARIAL: ReadonlyArray<readonly [name: string, text: string]> = [
+  ['DeepSeek: unclosed calls with cut JSON', mb('<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a": [')],
+  ['DeepSeek: call tokens with no name or separator', mb('<｜tool▁call▁begin｜><｜tool▁sep｜>')],
+  ['DeepSeek: V3 fences never closed', mb('<｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{"a": "')],
+  [
+    'DeepSeek DSML: invokes with unclosed JSON parameters',
+    mb('<｜DSML｜function_calls><｜DSML｜invoke name="f"><｜DSML｜parameter name="a" string="false">[{'),
+  ],
+  ['GLM: arg values that never close', mb('<tool_call>f\n<arg_key>a</arg_key>\n<arg_value>')],
+  ['GLM: keys without values', `<tool_call>f${'<arg_key>k</arg_key>'.repeat(52_000)}`],
+  ['OLMo: cut python calls', mb('<function_calls>\nf(a=[1, "')],
+  ['OLMo: one block of many call lines', `<function_calls>\n${'f(a=true, b=null)\n'.repeat(55_000)}`],
+  ['invoke XML: parameters without values', mb('<function_calls><invoke name="f"><parameter name="a">')],
+  ['invoke XML: invoke keywords without tags', mb('invoke name="f" ')],
+  ['invoke XML: namespaced invokes never closed', mb('<ns:invoke name="f"><ns:parameter name="p">x')],
+  ['tool-named XML: thousands of open tags', mb('<read_file><path><content>')],
+  ['tool-named XML: values that never close', mb('<write_to_file>\n<path>a</path>\n<content>x </content y')],
+];
