@@ -47,6 +47,25 @@ describe('resolveToolName', () => {
     });
   });
 
+  it('mcp__server__tool, as MCP clients such as Claude Code name tools, resolves like server__tool', () => {
+    const tools = [tool('read_file', 'coder'), tool('read_file', 'fs'), tool('math.factorial', 'calc')];
+    expect(resolveToolName('mcp__fs__read_file', tools)).toEqual({
+      how: 'qualified',
+      tool: 'read_file',
+      server: 'fs',
+      called: 'mcp__fs__read_file',
+    });
+    expect(resolveToolName('mcp__calc__math_factorial', tools)).toMatchObject({
+      how: 'provider-safe',
+      tool: 'math.factorial',
+      called: 'mcp__calc__math_factorial',
+    });
+    expect(resolveToolName('mcp__other__read_file', tools)).toEqual({
+      how: 'unknown',
+      called: 'mcp__other__read_file',
+    });
+  });
+
   it('the server__tool form the native renderer gives a name two servers share resolves to that server', () => {
     const tools = [tool('fs.read', 'a'), tool('fs.read', 'b')];
     const names = nativeToolNames(tools, 'openai').map((t) => t.name);

@@ -29,6 +29,9 @@ export type NameResolution =
   | { how: 'ambiguous'; candidates: string[]; called: string }
   | { how: 'unknown'; called: string };
 
+/** The prefix MCP clients put before `server__tool` in the names they show a model. */
+const MCP_PREFIX = 'mcp__';
+
 /** How a model may join a server's name to one of its tools' names. */
 const QUALIFIERS = ['__', '/', '.'] as const;
 
@@ -42,6 +45,8 @@ const QUALIFIERS = ['__', '/', '.'] as const;
  *    (the hash needs the tool's server), a clash resolved the way the renderer resolves it. A recorded reply does not
  *    say which API produced it, so both limits count: 64 (OpenAI, Ollama, most servers) and 128 (Anthropic);
  * 4. `provider-safe` after a server qualifier: `fs__list_dir_v2` for `list.dir/v2` of server `fs`.
+ * A name written the way MCP clients such as Claude Code show tools, `mcp__server__tool`, resolves as the name after
+ * `mcp__` does (an exact tool name there counts as qualified).
  * A step that finds several tools (by name: one name several servers publish is one tool here, as in step 1) makes
  * the name `ambiguous`, which stays a hallucination; `unknown` when no step finds one.
  *
@@ -52,6 +57,12 @@ export function resolveToolName(called: string, offered: readonly NamedTool[]): 
   const index = indexOf(offered);
   const exact = index.byName.get(called);
   if (exact) return resolved('exact', exact, called);
+  // MCP clients such as Claude Code show a server's tool to the model as `mcp__server__tool`
+  if (called.startsWith(MCP_PREFIX)) {
+    const inner = resolveToolName(called.slice(MCP_PREFIX.length), offered);
+    if (inner.how === 'exact') return { ...inner, how: 'qualified', called };
+    if (inner.how !== 'unknown') return { ...inner, called };
+  }
 
   const qualified: NamedTool[] = [];
   const rests: Array<{ rest: string; tools: readonly NamedTool[] }> = [];

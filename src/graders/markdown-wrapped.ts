@@ -7,7 +7,7 @@ export const markdownWrapped: Grader = {
   name: NAME,
   description: 'Passes when no call is inside a code fence (```, ```json, ```xml, ```tool_call) or inline backticks.',
   grade(input: GradeInput): Grade | null {
-    const refs = allCalls(input.transcript);
+    const refs = allCalls(input.transcript, input.tools);
     if (refs.length === 0) return null;
     const wrapped = refs.filter((r) => isWrapped(r.call));
     if (wrapped.length === 0) {

@@ -81,7 +81,8 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
     };
     const limits = { maxTurns: c.maxTurns ?? settings.maxTurns, turnMs: settings.turnMs, toolMs: settings.toolMs };
     try {
-      transcript = await runAgentLoop(request, provider.provider, session, limits, abort);
+      // routed and parsed against the tools the grade judges by (filtered, or the schema cache)
+      transcript = await runAgentLoop(request, provider.provider, session, limits, abort, catalog.tools);
     } finally {
       await counting;
     }
