@@ -28,18 +28,19 @@ const CALL_FENCES = new Set(['tool_call', 'tool', 'function_call', 'tool_code'])
  * Calls inside runs of three or more backticks, as markdown reads them:
  * - a multi-line fence, when the run is followed on its line by an optional info word and then the line break (or
  *   the end of the reply); after prose on the same line too (models write `Here: ```json⏎`). At the start of a
- *   line any info string without backticks opens one, as markdown allows (```` ```json {⏎ ````; its first word is
- *   the info). The fence ends at the next run of as many backticks that starts its line or ends it (```` …}``` ````),
- *   or, unclosed, at the end of the reply (flagged truncated).
+ *   line, anything without backticks after the run opens one as well, as in markdown; what follows an info word
+ *   there is the body's first line (```` ```json {⏎ ````, ```` ```[f(a=1)]⏎ ````, where markdown would file it under
+ *   the info string). The fence ends at the next run of as many backticks that starts its line or ends it
+ *   (```` …}``` ````), or, unclosed, at the end of the reply (flagged truncated).
  * - otherwise a one-line span, closed by the next run of three or more backticks on the same line
- *   (```` ```[get_weather(city="Oslo")]``` ````, ```` ```python [f(a=1)]``` ````): reported as `fenced` like a fence,
- *   since the model wrote a fence's backticks (markdown-wrapped labels it ```` ``` ````, or ```` ```python ```` when
- *   a word before the call names the language). On the reply's last line and opening a call (`[`, `{`, `<` or
- *   `name(`), a span the reply cut off runs to the end, flagged truncated.
+ *   (```` ```[get_weather(city="Oslo")]``` ````, ```` ```python [f(a=1)]``` ````). It is reported as `fenced`, like a
+ *   fence, since the model wrote a fence's backticks: markdown-wrapped labels it ```` ``` ````, or ```` ```python ````
+ *   when a word before the call names the language (infoWord). On the reply's last line and opening a call (`[`,
+ *   `{`, `<` or `name(`), a span the reply cut off runs to the end, flagged truncated.
  * - otherwise literal backticks (a string value holding ```` ``` ````, `Use ``` to open a fence`): no fence, and
  *   inline code passes over them too.
  * So a string value holding "```python\nprint(1)\n```" (escaped line breaks: no break in the raw text) is a one-line
- * span inside the call, not a fence that swallows the rest of the reply.
+ * span inside its call, not a fence that swallows the rest of the reply.
  *
  * Each body is read as a JSON call or python-call syntax. Calls with delimiters of their own (`<tool_call>`, model
  * tokens) were claimed before and are masked in `text`: parse/index.ts reports those inside a fence as wrapped by
@@ -61,10 +62,10 @@ export function findFencedCalls(text: string, source: string = text): FenceFound
     while (text[tick] === '`') tick++;
     if (nl === -2 || (nl >= 0 && nl < tick)) nl = text.indexOf('\n', tick);
     const lineEnd = nl < 0 ? text.length : nl;
-    const info = openerInfo(text, open, tick, lineEnd);
-    if (info !== undefined) {
+    if (opensFence(text, open, tick, lineEnd)) {
       if (atReadLimit(out, 'fenced', open, text.length, ++candidates)) break;
-      const bodyStart = Math.min(text.length, lineEnd + 1);
+      const [info, after] = infoWord(text, tick, lineEnd);
+      const bodyStart = after < lineEnd ? after : Math.min(text.length, lineEnd + 1);
       const close = closingRun(text, bodyStart, tick - open);
       const end = close ? close.end : text.length;
       addRegion(out, source, [open, end], info, [bodyStart, close ? close.at : text.length], !close);
@@ -77,7 +78,7 @@ export function findFencedCalls(text: string, source: string = text): FenceFound
       if (atReadLimit(out, 'fenced', open, text.length, ++candidates)) break;
       let end = closed ? close + 3 : text.length;
       while (text[end] === '`') end++;
-      const [word, bodyStart] = spanInfo(text, tick, closed ? close : text.length);
+      const [word, bodyStart] = infoWord(text, tick, closed ? close : text.length);
       addRegion(out, source, [open, end], word, [bodyStart, closed ? close : text.length], !closed);
       from = end;
       continue;
@@ -89,20 +90,17 @@ export function findFencedCalls(text: string, source: string = text): FenceFound
 }
 
 /**
- * The info word when the run `[open, tick)` opens a multi-line fence (`` for none), else undefined: the rest of its
- * line is an optional info word (any info string without backticks at the start of a line).
+ * Whether the run `[open, tick)` opens a multi-line fence: nothing on the rest of its line but an optional info
+ * word, or, at the start of a line, anything without backticks.
  */
-function openerInfo(text: string, open: number, tick: number, lineEnd: number): string | undefined {
+function opensFence(text: string, open: number, tick: number, lineEnd: number): boolean {
   let i = tick;
   while (i < lineEnd && isWordChar(text.charCodeAt(i))) i++;
-  if (skipBlank(text, i, lineEnd) === lineEnd) return text.slice(tick, i).toLowerCase();
-  if (!startsLine(text, open, 0)) return undefined;
+  // a word starts with a letter: `Wrap code in ```.` is prose
+  if ((i === tick || isLetter(text.charCodeAt(tick))) && skipBlank(text, i, lineEnd) === lineEnd) return true;
+  if (!startsLine(text, open, 0)) return false;
   const backtick = text.indexOf('`', tick);
-  if (backtick >= 0 && backtick < lineEnd) return undefined;
-  const first = skipBlank(text, tick, lineEnd);
-  let w = first;
-  while (w < lineEnd && !isSpace(text.charCodeAt(w))) w++;
-  return text.slice(first, w).toLowerCase();
+  return backtick < 0 || backtick >= lineEnd;
 }
 
 /** Where a fence opened by `ticks` backticks closes: the next run of as many that starts or ends its line. */
@@ -118,26 +116,29 @@ function closingRun(text: string, from: number, ticks: number): { at: number; en
 }
 
 /**
- * A one-line span's info word and where its body starts: a word before the call names the language
- * (```` ```python [f(a=1)]``` ````, ```` ```json {…}``` ````) when a call's bracket follows it, or a space and
- * something other than the `(`, `=` or `.` that would make the word part of the code.
+ * The info word after a run of backticks, and where the code after it starts on the same line (`to` when nothing
+ * follows). A word is the info when nothing follows it, when a call's bracket does (```` ```python [f(a=1)]``` ````,
+ * ```` ```json {…}``` ````), or a space and then something other than the `(`, `=` or `.` that would make the word
+ * part of the code (```` ```get_weather(city="Oslo")``` ```` has none).
  */
-function spanInfo(text: string, from: number, to: number): [string, number] {
+function infoWord(text: string, from: number, to: number): [string, number] {
   let i = from;
   while (i < to && isWordChar(text.charCodeAt(i))) i++;
-  if (i === from || !/[A-Za-z]/.test(text[from] as string)) return ['', from];
   const next = skipBlank(text, i, to);
-  const ch = text[next];
-  const info = text.slice(from, i).toLowerCase();
-  if (ch === '[' || ch === '{' || ch === '<') return [info, next];
-  if (next > i && next < to && ch !== '(' && ch !== '=' && ch !== '.') return [info, next];
-  return ['', from];
+  if (i > from && isLetter(text.charCodeAt(from))) {
+    const info = text.slice(from, i).toLowerCase();
+    const ch = text[next];
+    if (next === to || ch === '[' || ch === '{' || ch === '<') return [info, next];
+    if (next > i && ch !== '(' && ch !== '=' && ch !== '.') return [info, next];
+    return ['', skipBlank(text, from, to)];
+  }
+  return ['', skipBlank(text, from, to)];
 }
 
 /** Whether the text after a cut-off span's backticks opens a call: `[`, `{`, `<` or `name(`, after an info word. */
 function opensCall(text: string, from: number): boolean {
   const end = Math.min(text.length, from + 200);
-  const [, start] = spanInfo(text, from, end);
+  const [, start] = infoWord(text, from, end);
   const i = skipBlank(text, start, end);
   const ch = text[i];
   if (ch === '[' || ch === '{' || ch === '<') return true;
@@ -254,6 +255,10 @@ function endsLine(text: string, i: number): boolean {
   return j === text.length || text[j] === '\n';
 }
 
+function isLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+}
+
 /** A character of an info word as models write it (`json`, `tool_call`, `c++`, `c#`, `objective-c`, `py3.11`). */
 function isWordChar(c: number): boolean {
   return (
@@ -266,8 +271,4 @@ function isWordChar(c: number): boolean {
     c === 46 ||
     c === 45
   );
-}
-
-function isSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 13 || c === 10;
 }

@@ -1,48 +1,68 @@
-import { atReadLimit, emptyFound, type FinderContext, type Found } from './found-call.js';
-import { parsePythonCalls } from './python-call.js';
+import { atReadLimit, emptyFound, type FinderContext, type Found, isIntroducedAsExample } from './found-call.js';
+import { type PyParse, parsePythonCalls } from './python-call.js';
 
 /** Model end-of-turn tokens some replies carry after the call (e.g. `<end_of_turn>` in the BFCL recordings). */
 const TRAILING_TOKEN = /^\s*(?:<\|?[\w|/-]{1,40}\|?>\s*)*$/;
 
-/** A call list's opening as models write it: `[name(` (spaces allowed), or `name(` with nothing between. */
-const BRACKETED_START = /^\[\s*[\p{L}_][\p{L}\p{N}_.]*\s*\(/u;
-const BARE_START = /^[\p{L}_][\p{L}\p{N}_.]*\(/u;
 /** Malformed call lists reported per reply; the rest are counted in the last message. */
 const MAX_MALFORMED = 3;
 /** Call lists tried per reply: each costs a parse, and more than this many is a runaway reply. */
 const MAX_LISTS = 500;
+/** How far a call's head (`[ name (`) may reach: a longer name is not a tool's. */
+const HEAD_LIMIT = 200;
+
+/** Where a call list may start, and how it is written there. */
+interface Candidate {
+  at: number;
+  /** `[name(…)]`, the protocol's list; otherwise `name(…)` alone. */
+  bracketed: boolean;
+  /** The reply's first character (after reasoning and claimed regions, which are masked). */
+  first: boolean;
+}
 
 /**
- * python-call syntax outside fences (BFCL prompt mode): `[f(a=1), g(b=2)]`, or `f(a=1)` without brackets,
- * when it is the whole reply, or a line starting with `[name(` that the call list ends. Calls quoted inside a
- * sentence are prose, not calls. A budget bounds the work of failed attempts (linear overall).
+ * python-call syntax outside fences (BFCL prompt mode): `[f(a=1), g(b=2)]`, or `f(a=1)` without brackets. A call
+ * list is read where it stands as a statement of its own, and it must end its line (only end-of-turn tokens such as
+ * `<end_of_turn>` may follow it there):
+ * - at the start of the reply, or of any line: a bracketed list, or bare calls (one call per line, or a list
+ *   continued over lines with commas), so replies of several calls on separate lines are read whole;
+ * - after prose on the same line, only a bracketed list, and only right after a colon or a sentence's end
+ *   (`Sure, I'll look that up: [get_weather(city="Oslo")]`, `I'll check. [f(a=1)]`).
+ * So a call quoted inside a sentence is prose: `You could call get_weather(city="Oslo") if you like.` does not end
+ * its line, and `…you could call get_weather(city="Oslo")` follows no colon or sentence end. Bare calls with
+ * positional arguments (`print("x")`) are code shown in prose, not tool calls, unless the call is the whole reply
+ * (BFCL grades such a reply as a call with wrong arguments; `wrong-shape` says why). An example introduced as such
+ * ("for example: …") is a `quoted-example` diagnostic. A budget bounds the work of failed attempts (linear overall).
  *
  * A list that opens like a call list but does not parse is still an attempt: cut off by the end of the reply
  * (max tokens), it is parsed up to the cut and its calls are flagged truncated (the one cut mid-arguments also
- * repaired, as jsonrepair does for JSON); broken before the end (`["a", "b")]`), it is an `unparseable-arguments`
- * diagnostic, so `no-call` counts it and `parseable` says why nothing parsed.
+ * repaired, as jsonrepair does for JSON); a bracketed list, or the reply's first call, broken before the end
+ * (`["a", "b")]`) is an `unparseable-arguments` diagnostic, so `no-call` counts it and `parseable` says why nothing
+ * parsed. A bare line that breaks before the end is prose that happens to start with `word(`.
  */
 export function findPythonCalls(text: string, ctx: FinderContext): Found {
   const found = emptyFound();
+  if (!text.includes('(')) return found;
   let budget = text.length + 10_000;
   let malformed = 0;
   let candidates = 0;
-  const starts = candidateStarts(text);
-  for (const start of starts) {
+  const end = text.trimEnd().length;
+  for (const c of candidateStarts(text)) {
+    const start = c.at;
     // starts rise and each list found ends before the next start it allows: only the last span can hold this one
     const last = found.spans[found.spans.length - 1];
     if (last && start < last[1]) continue;
     if (budget <= 0 || atReadLimit(found, 'python-call', start, text.length, ++candidates, MAX_LISTS)) break;
     // located in the masked text, read as written (backticks inside a string value were masked as inline code)
-    let py = parsePythonCalls(ctx.source, start);
+    let py: PyParse = parsePythonCalls(ctx.source, start);
     budget -= py.end - start;
     let cut = false;
     if (!py.ok) {
-      if (!opensCallList(text, start)) continue;
-      const end = text.trimEnd().length;
+      if (c.first && !opensCallList(text, start)) continue;
       const repaired = py.end >= end ? parsePythonCalls(ctx.source, start, true) : py;
       if (repaired !== py) budget -= repaired.end - start;
       if (!repaired.ok) {
+        if (!c.bracketed && !c.first) continue;
         malformed++;
         if (malformed <= MAX_MALFORMED) {
           found.diagnostics.push({
@@ -56,27 +76,37 @@ export function findPythonCalls(text: string, ctx: FinderContext): Found {
       py = repaired;
       cut = true;
     } else if (!TRAILING_TOKEN.test(lineRest(text, py.end))) continue;
+    const whole = c.first && (cut || TRAILING_TOKEN.test(text.slice(py.end)));
+    if (!c.bracketed && !whole && py.calls.some((call) => call.positional > 0)) continue;
     found.spans.push([start, py.end]);
-    for (const c of py.calls) {
-      found.calls.push({
-        name: c.name,
-        args: c.args,
-        rawArgs: c.rawArgs,
-        shape: 'python-call',
-        repaired: c.truncated === true,
-        truncated: c.truncated === true,
-        doubleEncoded: false,
-        span: c.span,
+    if (isIntroducedAsExample(text, start)) {
+      found.diagnostics.push({
+        code: 'quoted-example',
+        message: 'a python call shown as an example',
+        span: [start, py.end],
       });
-      if (c.positional > 0) {
+      continue;
+    }
+    for (const call of py.calls) {
+      found.calls.push({
+        name: call.name,
+        args: call.args,
+        rawArgs: call.rawArgs,
+        shape: 'python-call',
+        repaired: call.truncated === true,
+        truncated: call.truncated === true,
+        doubleEncoded: false,
+        span: call.span,
+      });
+      if (call.positional > 0) {
         found.diagnostics.push({
           code: 'wrong-shape',
-          message: `${c.name}(…) has ${c.positional} positional argument(s); only keyword arguments name parameters`,
-          span: c.span,
+          message: `${call.name}(…) has ${call.positional} positional argument(s); only keyword arguments name parameters`,
+          span: call.span,
         });
       }
     }
-    if (cut && py.calls.every((c) => !c.truncated)) {
+    if (cut && py.calls.every((call) => !call.truncated)) {
       found.diagnostics.push({
         code: 'truncated',
         message: `call list cut short: the reply ends before its closing ']'`,
@@ -95,27 +125,90 @@ export function findPythonCalls(text: string, ctx: FinderContext): Found {
 
 /** Whether the text at `start` opens a call list, so a failure to parse it is a malformed attempt, not prose. */
 function opensCallList(text: string, start: number): boolean {
-  const head = text.slice(start, start + 200);
-  return BRACKETED_START.test(head) || BARE_START.test(head);
+  return callHead(text, start) !== undefined;
 }
 
-/** The whole reply's first character, and every line start whose text begins `[name(`. */
-function candidateStarts(text: string): number[] {
-  const starts: number[] = [];
+/**
+ * The candidates in text order: the reply's first character; every line's first character that opens a call
+ * (`[name(` or `name(`); and every `[name(` after a colon or sentence end on its line (ASCII punctuation then a
+ * space or tab; CJK punctuation with or without one).
+ */
+function candidateStarts(text: string): Candidate[] {
+  const out: Candidate[] = [];
   const first = text.length - text.trimStart().length;
-  if (/^[\p{L}_[]/u.test(text.slice(first, first + 1))) starts.push(first);
+  if (/^[\p{L}_[]/u.test(text.slice(first, first + 1))) {
+    out.push({ at: first, bracketed: text[first] === '[', first: true });
+  }
   let at = 0;
+  // the next `[`, searched again only once the walk passes it (lines without one stay linear)
+  let bracket = -2;
   while (at < text.length) {
     const nl = text.indexOf('\n', at);
     const lineEnd = nl < 0 ? text.length : nl;
     let s = at;
     while (s < lineEnd && (text[s] === ' ' || text[s] === '\t')) s++;
-    if (s !== first && text[s] === '[' && /^\[\s*[\p{L}_][\p{L}\p{N}_.]*\s*\(/u.test(text.slice(s, s + 200))) {
-      starts.push(s);
+    if (s !== first && s < lineEnd) {
+      const head = callHead(text, s);
+      if (head !== undefined) out.push({ at: s, bracketed: head, first: false });
+    }
+    if (bracket === -2 || (bracket >= 0 && bracket <= s)) bracket = text.indexOf('[', s + 1);
+    while (bracket >= 0 && bracket < lineEnd) {
+      if (afterSentence(text, bracket, s) && callHead(text, bracket) === true) {
+        out.push({ at: bracket, bracketed: true, first: false });
+      }
+      bracket = text.indexOf('[', bracket + 1);
     }
     at = lineEnd + 1;
   }
-  return starts;
+  return out;
+}
+
+/**
+ * Whether a call opens at `i`: true for `[ name (` (spaces allowed), false for `name(` (nothing between), undefined
+ * for neither. Names may be dotted. Reads at most HEAD_LIMIT characters.
+ */
+function callHead(text: string, i: number): boolean | undefined {
+  const limit = Math.min(text.length, i + HEAD_LIMIT);
+  const bracketed = text[i] === '[';
+  let j = i;
+  if (bracketed) {
+    j++;
+    while (j < limit && isBlank(text, j)) j++;
+  }
+  if (j >= limit || !isNameStart(text, j)) return undefined;
+  j++;
+  while (j < limit && (isNameChar(text, j) || text[j] === '.')) j++;
+  if (bracketed) while (j < limit && isBlank(text, j)) j++;
+  return text[j] === '(' && j < limit ? bracketed : undefined;
+}
+
+const SENTENCE_END = new Set([':', '.', '!', '?']);
+const CJK_SENTENCE_END = new Set(['：', '。', '！', '？']);
+
+/** Whether `[` at `b` follows a colon or a sentence end on its line (after the line's first character `s`). */
+function afterSentence(text: string, b: number, s: number): boolean {
+  let i = b - 1;
+  while (i > s && (text[i] === ' ' || text[i] === '\t')) i--;
+  const ch = text[i] as string;
+  if (CJK_SENTENCE_END.has(ch)) return true;
+  return i < b - 1 && SENTENCE_END.has(ch);
+}
+
+function isBlank(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+function isNameStart(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+  return /\p{L}/u.test(text[i] as string);
+}
+
+function isNameChar(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+  return /[\p{L}\p{N}]/u.test(text[i] as string);
 }
 
 /** The rest of the line after `end` (a call list must end its line). */
