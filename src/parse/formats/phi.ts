@@ -1,4 +1,5 @@
 import type { FinderContext, Found } from '../found-call.js';
+import { skipSpace } from '../json-scan.js';
 import { findTokenBodies } from './token-scan.js';
 
 const IDENTIFIER_CHAR = /[\p{L}\p{N}_.]/u;
@@ -16,5 +17,6 @@ export function findPhiCalls(text: string, ctx: FinderContext): Found {
     closeRequired: false,
     adjacent: true,
     openAt: (t, at) => at === 0 || !IDENTIFIER_CHAR.test(t[at - 1] ?? ''),
+    bodyAt: (t, i) => t[i] === '[' && t[skipSpace(t, i + 1, i + 200)] === '{',
   });
 }

@@ -245,6 +245,8 @@ export interface TokenBodySpec {
   openAt?: (text: string, at: number) => boolean;
   /** Whether the body may open right after the token with no space between (default: space allowed). */
   adjacent?: boolean;
+  /** Whether the body at `i` opens a call (default: `{` or `[`). */
+  bodyAt?: (text: string, i: number) => boolean;
 }
 
 /**
@@ -275,7 +277,7 @@ export function findTokenBodies(text: string, ctx: FinderContext, spec: TokenBod
       bodyStart = t + spec.follow.length;
     }
     const i = spec.adjacent ? bodyStart : skipSpace(text, bodyStart, bound);
-    if (text[i] !== '{' && text[i] !== '[') continue;
+    if (spec.bodyAt ? !spec.bodyAt(text, i) : text[i] !== '{' && text[i] !== '[') continue;
     const limit = reach.limit(i, bound);
     const body = bodyCalls(ctx, i, limit);
     // the closing token belongs to this call when no other call opens before it
