@@ -107,7 +107,12 @@ program
   .option('--out <dir>', 'folder for the regraded run (default: a new run folder beside it)')
   .option('--in-place', "rewrite the run's own run.jsonl and summary.md")
   .option('-g, --grader <name>', "grader (repeatable; default: the run config's graders)", collect)
-  .action((runDir: string, opts: { out?: string; inPlace?: boolean; grader?: string[] }) =>
+  .option(
+    '--reparse',
+    'read every stored reply again with the current parser first (default for runs of grade; an eval run keeps the reading its agent loop acted on)',
+  )
+  .option('--no-reparse', 'grade the stored readings of the replies as they are')
+  .action((runDir: string, opts: { out?: string; inPlace?: boolean; grader?: string[]; reparse?: boolean }) =>
     run(async () => {
       const { regradeCommand } = await import('./regrade-command.js');
       return regradeCommand(runDir, opts);

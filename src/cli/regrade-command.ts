@@ -8,19 +8,24 @@ export interface RegradeFlags {
   out?: string;
   inPlace?: boolean;
   grader?: string[];
+  reparse?: boolean;
 }
 
-/** `toolgauge regrade <run-dir>`: recomputes every grade with the current graders; no model is called. */
+/**
+ * `toolgauge regrade <run-dir> [--reparse | --no-reparse]`: recomputes every grade with the current graders (and, for a
+ * run of `grade` or with --reparse, the current parser); no model is called.
+ */
 export async function regradeCommand(runDir: string, flags: RegradeFlags): Promise<number> {
   const outDir = flags.out ? resolve(flags.out) : resolve(dirname(resolve(runDir)), newRunId());
   const outcome = await regradeRun(runDir, {
     outDir,
     ...(flags.inPlace ? { inPlace: true } : {}),
     ...(flags.grader?.length ? { graders: flags.grader } : {}),
+    ...(flags.reparse === undefined ? {} : { reparse: flags.reparse }),
   });
   for (const note of outcome.notes) process.stderr.write(`regrade: ${note}\n`);
   process.stderr.write(
-    `regrade: ${outcome.aggregate.total} records regraded, ${outcome.changed} with changed grades → ${displayPath(outcome.runDir)}\n`,
+    `regrade: ${outcome.aggregate.total} records regraded${outcome.reparsed.on ? ' (replies parsed again)' : ''}, ${outcome.changed} with changed grades → ${displayPath(outcome.runDir)}\n`,
   );
   return await finishRun(outcome.aggregate, outcome.runDir, outcome.interrupted);
 }

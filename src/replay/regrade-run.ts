@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { caseCatalog } from '../catalog/case-catalog.js';
 import { ServerPool } from '../catalog/server-pool.js';
@@ -8,8 +8,13 @@ import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
 import { resolveGraders, resolveStrategies } from '../config/resolve.js';
 import type { Grade } from '../contracts/grade.js';
 import type { CaseRecord, RunFooter, RunHeader } from '../contracts/run-log.js';
-import type { Catalog } from '../contracts/tool.js';
+import type { Catalog, ToolDef } from '../contracts/tool.js';
+import type { Transcript } from '../contracts/transcript.js';
+import { ToolgaugeError } from '../errors.js';
+import { CaseTools } from '../graders/offline/case-tools.js';
+import { parseResponse } from '../parse/index.js';
 import { RunAggregate } from '../report/aggregate.js';
+import { parseTools } from '../runner/parse-tools.js';
 import { RunLogWriter } from '../runner/run-log-writer.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { caseRecords, readHeader, runLogOf } from './run-log-io.js';
@@ -20,6 +25,12 @@ export interface RegradeOptions {
   inPlace?: boolean;
   /** Grader names or paths; default: the graders the run's config named (all built-in when it named none). */
   graders?: string[];
+  /**
+   * Read every stored reply again with the current parser before grading it. Default: on for a run of `grade`, whose
+   * replies no tool ever answered; off for an eval run, whose executed calls and fed-back results are history that a
+   * new reading of the reply cannot change.
+   */
+  reparse?: boolean;
 }
 
 export interface RegradeOutcome {
@@ -29,30 +40,43 @@ export interface RegradeOutcome {
   interrupted: boolean;
   /** Records whose grades changed. */
   changed: number;
+  /** Whether stored replies were parsed again, and how many records the current parser read differently. */
+  reparsed: { on: boolean; differ: number };
   notes: string[];
 }
 
 /**
  * Recomputes every record's grades with the current graders from its stored transcript: no model is called. The
  * tools each case was shown are listed again from the suite's servers (or schema cache) and filtered the same way
- * the run did; a record whose catalog hash no longer matches is still regraded and counted in the notes.
+ * the run did; a record whose catalog hash no longer matches is still regraded and counted in the notes. With
+ * `reparse` (the default for runs of `grade`), each stored reply is first read again by the current parser, so a
+ * format it has learned since is graded as the call it is.
  */
 export async function regradeRun(runDir: string, options: RegradeOptions): Promise<RegradeOutcome> {
   const source = runLogOf(runDir, 'regrade');
   const header = await readHeader(source);
   const config = header.config as unknown as Config;
+  // a run of `grade` names its suite file in configFile and has no renderers or suites list of its own
+  const fromGrade = header.config.command === 'grade';
+  const reparse = options.reparse ?? fromGrade;
   const configDir = dirname(header.configFile);
   const where = (what: string) => (i: number) => `${header.configFile}: ${what}[${i}]`;
   const graders = await resolveGraders(options.graders ?? config.graders, configDir, (i) =>
     options.graders ? `--grader ${options.graders[i]}` : where('graders')(i),
   );
-  const strategies = await resolveStrategies(config.renderers as RendererEntry[], configDir, where('renderers'));
+  const strategies = fromGrade
+    ? []
+    : await resolveStrategies(config.renderers as RendererEntry[], configDir, where('renderers'));
   const usesCache = new Map(strategies.map((s) => [s.label, s.renderer.usesCache === true]));
   const suites = new Map<string, LoadedSuite>();
-  for (const spec of config.suites) {
-    const loaded = loadSuite(resolveSuitePath(spec, configDir));
+  const suiteFiles = fromGrade
+    ? header.suites.map((s) => gradedSuiteFile(s.file, header.configFile))
+    : (config.suites ?? []).map((spec) => resolveSuitePath(spec, configDir));
+  for (const file of suiteFiles) {
+    const loaded = loadSuite(file);
     suites.set(loaded.suite.name, loaded);
   }
+  const gradedTools = new Map<string, CaseTools>();
 
   const dir = options.inPlace ? resolve(runDir) : resolve(options.outDir);
   mkdirSync(dir, { recursive: true });
@@ -79,6 +103,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
   const notes: string[] = [];
   let changed = 0;
   let drifted = 0;
+  let reread = 0;
   const seen: { footer?: RunFooter } = {};
   try {
     writer.write(out);
@@ -91,19 +116,37 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
         aggregate.add(record);
         continue;
       }
-      // As the run did: a cached-schemas renderer showed the cache, drifted from the live server or not.
-      const { tools, hash } = caseCatalog({
-        live: await liveTools(suite),
-        useCache: usesCache.get(record.renderer) === true,
-        schemaDir: configDir,
-        suite: suite.suite,
-        testCase: c,
-      });
+      let tools: ToolDef[];
+      let hash: string;
+      if (fromGrade) {
+        // as grade did: the case's own functions, or the suite's catalog, filtered
+        let caseTools = gradedTools.get(suite.suite.name);
+        if (!caseTools) gradedTools.set(suite.suite.name, (caseTools = new CaseTools(suite)));
+        ({ list: tools, hash } = caseTools.cached(c) ?? (await caseTools.of(c)));
+      } else {
+        // As the run did: a cached-schemas renderer showed the cache, drifted from the live server or not.
+        ({ tools, hash } = caseCatalog({
+          live: await liveTools(suite),
+          useCache: usesCache.get(record.renderer) === true,
+          schemaDir: configDir,
+          suite: suite.suite,
+          testCase: c,
+        }));
+      }
       if (record.catalogHash && hash !== record.catalogHash) drifted++;
-      const input = { case: c, transcript: record.transcript, protocol: record.protocol, tools };
+      let transcript = record.transcript;
+      if (reparse) {
+        transcript = reparsed(record, tools);
+        if (
+          canonicalJson(transcript.turns.map((t) => t.parse)) !==
+          canonicalJson(record.transcript.turns.map((t) => t.parse))
+        )
+          reread++;
+      }
+      const input = { case: c, transcript, protocol: record.protocol, tools };
       const grades = graders.map((g) => g.grade(input)).filter((g): g is Grade => g !== null);
       if (canonicalJson(grades) !== canonicalJson(record.grades)) changed++;
-      const next: CaseRecord = { ...record, grades };
+      const next: CaseRecord = { ...record, transcript, grades };
       writer.write(next);
       aggregate.add(next);
     }
@@ -121,8 +164,43 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
   } finally {
     writer.close();
     await pool.closeAll();
+    for (const t of gradedTools.values()) await t.close();
   }
   if (options.inPlace) renameSync(target, join(dir, 'run.jsonl'));
   if (drifted) notes.push(`${drifted} record(s) were graded against a tool catalog that changed since the run`);
-  return { header: out, aggregate, runDir: dir, interrupted: seen.footer?.interrupted ?? true, changed, notes };
+  if (reread) notes.push(`${reread} record(s) whose replies the current parser reads differently than the run did`);
+  return {
+    header: out,
+    aggregate,
+    runDir: dir,
+    interrupted: seen.footer?.interrupted ?? true,
+    changed,
+    notes,
+    reparsed: { on: reparse, differ: reread },
+  };
+}
+
+/** The record's transcript with every reply read again by the current parser (executions and results kept). */
+function reparsed(record: CaseRecord, tools: readonly ToolDef[]): Transcript {
+  const turns = record.transcript.turns;
+  const context = { tools: parseTools(tools, turns[0]?.request.tools) };
+  return {
+    ...record.transcript,
+    turns: turns.map((t) => ({ ...t, parse: parseResponse(t.response, record.protocol, context) })),
+  };
+}
+
+/**
+ * The suite file a run of `grade` read: the header's path as written (absolute, or relative to where grade ran). A
+ * suite that is gone is a usage error naming the file, not a crash.
+ */
+function gradedSuiteFile(file: string, configFile: string): string {
+  const path = resolve(file || configFile);
+  if (!existsSync(path)) {
+    throw new ToolgaugeError(
+      'USAGE',
+      `regrade: the suite this grade run read, ${file || configFile}, is not there; run regrade from the folder grade ran in, or restore the suite file`,
+    );
+  }
+  return path;
 }

@@ -7,6 +7,7 @@ import type { ToolExecution, Transcript, Turn } from '../contracts/transcript.js
 import { ToolgaugeError } from '../errors.js';
 import { acceptedCalls, parseResponse } from '../parse/index.js';
 import { feedbackMessages } from './feedback.js';
+import { parseTools } from './parse-tools.js';
 import { routeCall } from './route-call.js';
 
 export interface LoopLimits {
@@ -87,20 +88,6 @@ export async function runAgentLoop(
     messages.push(...feedbackMessages(first.protocol, response.text, response.toolCalls, turn.executed));
   }
   return transcript('max-turns', turns.at(-1)?.response.text ?? '');
-}
-
-/**
- * The tools a reply may name, for the parser: each offered tool, and each rendered native name that differs from the
- * tool's own (`math_factorial`), with the tool's schema. Built once per case.
- */
-function parseTools(offered: readonly ToolDef[], rendered: readonly RenderedTool[] | undefined): ParseTool[] {
-  const out: ParseTool[] = offered.map((t) => ({ name: t.name, inputSchema: t.inputSchema }));
-  for (const r of rendered ?? []) {
-    if (r.name === r.target.tool) continue;
-    const tool = offered.find((t) => t.server === r.target.server && t.name === r.target.tool);
-    out.push({ name: r.name, inputSchema: tool?.inputSchema ?? r.parameters });
-  }
-  return out;
 }
 
 async function executeCalls(
