@@ -62,8 +62,11 @@ export function findGlmCalls(text: string, ctx: FinderContext): Found {
     const bare = !withArgs && closed && argsAt === bodyEnd && offered(head.name);
     if (!withArgs && !bare) continue;
     if (atReadLimit(found, 'GLM <tool_call>', start, text.length, ++candidates)) break;
-    const full = closed && text[bodyEnd + CLOSE.length] === '>';
-    const end = closed ? bodyEnd + CLOSE.length + (full ? 1 : 0) : bodyEnd;
+    const args = readArguments(text, ctx, values, head.name, argsAt, bodyEnd);
+    // the call ends at the first close after its arguments (a value may hold `<tool_call>` text)
+    const tail = args.end > bodyEnd ? bodies.from(args.end) : { bodyEnd, closed };
+    const full = tail.closed && text[tail.bodyEnd + CLOSE.length] === '>';
+    const end = tail.closed ? tail.bodyEnd + CLOSE.length + (full ? 1 : 0) : tail.bodyEnd;
     const span: [number, number] = [start, end];
     found.spans.push(span);
     from = end;
@@ -71,7 +74,6 @@ export function findGlmCalls(text: string, ctx: FinderContext): Found {
       found.diagnostics.push({ code: 'quoted-example', message: 'a GLM <tool_call> shown as an example', span });
       continue;
     }
-    const args = readArguments(text, ctx, values, head.name, argsAt, bodyEnd);
     if ('error' in args) {
       found.diagnostics.push({
         code: 'unparseable-arguments',
@@ -83,7 +85,7 @@ export function findGlmCalls(text: string, ctx: FinderContext): Found {
     const call: FoundCall = {
       name: head.name,
       args: args.value,
-      rawArgs: ctx.source.slice(argsAt, bodyEnd).trim(),
+      rawArgs: ctx.source.slice(argsAt, tail.bodyEnd).trim(),
       shape: 'glm',
       repaired: args.repaired,
       truncated: !full,
@@ -120,6 +122,10 @@ function offeredNames(tools: readonly ParseTool[]): (name: string) => boolean {
   };
 }
 
+/**
+ * The key/value pairs from `from`; where they end (`end`). A closed value ends at its `</arg_value>`, even past
+ * `bodyEnd` (the value holds `<tool_call>` text); an unclosed one runs to `bodyEnd` (the next `<tool_call>` or the end).
+ */
 function readArguments(
   text: string,
   ctx: FinderContext,
@@ -127,32 +133,42 @@ function readArguments(
   tool: string,
   from: number,
   bodyEnd: number,
-): { value: Record<string, unknown>; repaired: boolean } | { error: string } {
+): ({ value: Record<string, unknown>; repaired: boolean } | { error: string }) & { end: number } {
   const schemas = parameterSchemas(ctx.tools, tool);
   const value: Record<string, unknown> = {};
   let repaired = false;
   let count = 0;
   let pos = from;
   for (;;) {
-    pos = skipSpace(text, pos, bodyEnd);
-    if (pos >= bodyEnd || !text.startsWith(KEY_OPEN, pos)) break;
-    if (++count > MAX_ARGUMENTS) return { error: `more than ${MAX_ARGUMENTS} arguments` };
-    const keyStart = pos + KEY_OPEN.length;
-    const keyEnd = text.slice(keyStart, Math.min(bodyEnd, keyStart + MAX_NAME)).indexOf(KEY_CLOSE);
-    // a key cut off by the end of the body: the arguments written before it stand
-    if (keyEnd < 0) break;
+    const at = skipSpace(text, pos);
+    if (!text.startsWith(KEY_OPEN, at)) break;
+    if (++count > MAX_ARGUMENTS) return { error: `more than ${MAX_ARGUMENTS} arguments`, end: pos };
+    const keyStart = at + KEY_OPEN.length;
+    const keyEnd = text.slice(keyStart, keyStart + MAX_NAME).indexOf(KEY_CLOSE);
+    // a key cut off by the end of the reply: the arguments written before it stand
+    if (keyEnd < 0) return { value, repaired, end: Math.max(pos, Math.min(text.length, bodyEnd)) };
     const key = ctx.source.slice(keyStart, keyStart + keyEnd).trim();
-    pos = skipSpace(text, keyStart + keyEnd + KEY_CLOSE.length, bodyEnd);
-    if (pos >= bodyEnd) break;
-    if (!text.startsWith(VALUE_OPEN, pos)) return { error: `<arg_key>${key}</arg_key> has no <arg_value> after it` };
-    if (key === '') return { error: 'an <arg_key> is empty' };
-    const valueStart = pos + VALUE_OPEN.length;
+    const valueAt = skipSpace(text, keyStart + keyEnd + KEY_CLOSE.length);
+    if (valueAt >= text.length) return { value, repaired, end: valueAt };
+    if (!text.startsWith(VALUE_OPEN, valueAt)) {
+      return { error: `<arg_key>${key}</arg_key> has no <arg_value> after it`, end: valueAt };
+    }
+    if (key === '') return { error: 'an <arg_key> is empty', end: valueAt };
+    const valueStart = valueAt + VALUE_OPEN.length;
     const v = values.from(valueStart);
-    const valueEnd = Math.min(v.bodyEnd, bodyEnd);
+    // past the tag's end, only a close the call goes on after (another key, or the tag's close) ends the value
+    const closed = v.closed && (v.bodyEnd < bodyEnd || continuesCall(text, v.bodyEnd + VALUE_CLOSE.length));
+    const valueEnd = closed ? v.bodyEnd : Math.max(valueStart, Math.min(v.bodyEnd, bodyEnd));
     const read = parameterValue(ctx.source.slice(valueStart, valueEnd), schemas, key);
     value[key] = read.value;
     repaired ||= read.repaired;
-    pos = v.closed && v.bodyEnd < bodyEnd ? valueEnd + VALUE_CLOSE.length : bodyEnd;
+    if (!closed) return { value, repaired, end: valueEnd };
+    pos = valueEnd + VALUE_CLOSE.length;
   }
-  return { value, repaired };
+  return { value, repaired, end: pos };
+}
+
+function continuesCall(text: string, at: number): boolean {
+  const next = skipSpace(text, at, at + MAX_NAME);
+  return text.startsWith(KEY_OPEN, next) || text.startsWith(CLOSE, next);
 }

@@ -221,7 +221,7 @@ class InvokeReader {
     }
     const bodyStart = head.closed ? head.end + 1 : head.end;
     const body = head.closed
-      ? this.tagBodies(`<${tag.prefix}invoke`, close).from(bodyStart)
+      ? this.tagBodies(`<${tag.prefix}${INVOKE}`, close).from(bodyStart)
       : { bodyEnd: head.end, closed: false };
     const bodyEnd = Math.min(body.bodyEnd, limit);
     const closed = body.closed && body.bodyEnd < limit;
@@ -269,7 +269,8 @@ class InvokeReader {
     bodyEnd: number,
   ): { value: Record<string, unknown>; repaired: boolean } | { error: string } {
     const { text, ctx } = this;
-    const open = `<${prefix}parameter`;
+    // `<parameter` alone, in a value's text, opens nothing: a parameter has a name
+    const open = `<${prefix}parameter name=`;
     const close = `</${prefix}parameter>`;
     const values = this.tagBodies(open, close);
     const schemas = parameterSchemas(ctx.tools, tool);
@@ -282,9 +283,10 @@ class InvokeReader {
       const start = nextOpen(pos);
       if (start < 0 || start >= bodyEnd) break;
       if (++count > MAX_PARAMETERS) return { error: `more than ${MAX_PARAMETERS} parameters` };
-      const head = openTagEnd(text, start + open.length, bodyEnd);
+      const attrsAt = start + open.length - 'name='.length;
+      const head = openTagEnd(text, attrsAt, bodyEnd);
       if (!head.closed) break; // cut inside the parameter's open tag: nothing of its value was written
-      const attrs = attributes(text.slice(start + open.length, head.end));
+      const attrs = attributes(text.slice(attrsAt, head.end));
       const param = (attrs.get('name') ?? '').trim();
       const valueStart = head.end + 1;
       const v = values.from(valueStart);
@@ -316,8 +318,8 @@ class InvokeReader {
 /** The `>` that ends an open tag whose name ends at `from`, within MAX_TAG characters and before `limit`. */
 function openTagEnd(text: string, from: number, limit: number): { end: number; closed: boolean } {
   const to = Math.min(limit, from + MAX_TAG);
-  const gt = text.indexOf('>', from);
-  if (gt >= 0 && gt < to) return { end: gt, closed: true };
+  const gt = text.slice(from, to).indexOf('>');
+  if (gt >= 0) return { end: from + gt, closed: true };
   return { end: to, closed: false };
 }
 

@@ -22,6 +22,7 @@ export const MARKUP_ADVERSARIAL: ReadonlyArray<readonly [name: string, text: str
   ['OLMo: one block of many call lines', `<function_calls>\n${'f(a=true, b=null)\n'.repeat(55_000)}`],
   ['invoke XML: parameters without values', mb('<function_calls><invoke name="f"><parameter name="a">')],
   ['invoke XML: invoke keywords without tags', mb('invoke name="f" ')],
+  ['invoke XML: open tags that never end', mb('<invoke name="f" ')],
   ['invoke XML: namespaced invokes never closed', mb('<ns:invoke name="f"><ns:parameter name="p">x')],
   ['tool-named XML: thousands of open tags', mb('<read_file><path><content>')],
   ['tool-named XML: values that never close', mb('<write_to_file>\n<path>a</path>\n<content>x </content y')],
