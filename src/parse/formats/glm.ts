@@ -1,5 +1,3 @@
-import { resolveToolName } from '../../catalog/resolve-tool-name.js';
-import type { ParseTool } from '../../contracts/parse.js';
 import {
   atReadLimit,
   emptyFound,
@@ -11,6 +9,7 @@ import {
 import { skipSpace } from '../json-scan.js';
 import { TagBodies } from '../tag-bodies.js';
 import { parameterSchemas, parameterValue } from '../text-values.js';
+import { offeredNames } from './tool-named-xml.js';
 
 const OPEN = '<tool_call>';
 /** As for Hermes calls, `</tool_call` cut short (no `>`) still closes the call, flagged truncated. */
@@ -106,20 +105,6 @@ function nameAt(text: string, bodyStart: number): { name: string; end: number } 
   const end = stop < 0 ? i + window.length : i + stop;
   const name = text.slice(i, end).trim();
   return NAME.test(name) ? { name, end } : undefined;
-}
-
-/** Whether a name stands for one offered tool (cached: a reply may repeat a name many times). */
-function offeredNames(tools: readonly ParseTool[]): (name: string) => boolean {
-  const seen = new Map<string, boolean>();
-  return (name) => {
-    let hit = seen.get(name);
-    if (hit === undefined) {
-      const how = tools.length === 0 ? 'unknown' : resolveToolName(name, tools).how;
-      hit = how === 'exact' || how === 'qualified' || how === 'provider-safe';
-      seen.set(name, hit);
-    }
-    return hit;
-  };
 }
 
 /**

@@ -3,6 +3,17 @@ function mb(unit: string): string {
   return unit.repeat(Math.ceil(1_000_000 / unit.length));
 }
 
+/** About 1 MB of open tags, each with a name of its own (a name cache must not make each one cost more). */
+function distinctTags(): string {
+  const parts: string[] = [];
+  for (let i = 0, size = 0; size < 1_000_000; i++) {
+    const tag = `<read_file_${i.toString(36)}>`;
+    parts.push(tag);
+    size += tag.length;
+  }
+  return parts.join('');
+}
+
 /**
  * Hostile replies of about 1 MB built from the markup formats' own tokens, for the robustness test and the parser
  * bench: unclosed blocks, thousands of open tags, parameters without values, values that never close. (Tool-named XML
@@ -11,6 +22,7 @@ function mb(unit: string): string {
 export const MARKUP_ADVERSARIAL: ReadonlyArray<readonly [name: string, text: string]> = [
   ['DeepSeek: unclosed calls with cut JSON', mb('<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a": [')],
   ['DeepSeek: call tokens with no name or separator', mb('<｜tool▁call▁begin｜><｜tool▁sep｜>')],
+  ['DeepSeek: token openers that never close', mb('<｜tool▁call<|tool▁')],
   ['DeepSeek: V3 fences never closed', mb('<｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{"a": "')],
   [
     'DeepSeek DSML: invokes with unclosed JSON parameters',
@@ -25,5 +37,6 @@ export const MARKUP_ADVERSARIAL: ReadonlyArray<readonly [name: string, text: str
   ['invoke XML: open tags that never end', mb('<invoke name="f" ')],
   ['invoke XML: namespaced invokes never closed', mb('<ns:invoke name="f"><ns:parameter name="p">x')],
   ['tool-named XML: thousands of open tags', mb('<read_file><path><content>')],
+  ['tool-named XML: a different tag name each time', distinctTags()],
   ['tool-named XML: values that never close', mb('<write_to_file>\n<path>a</path>\n<content>x </content y')],
 ];

@@ -121,14 +121,23 @@ function isNameStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 }
 
-/** Whether a tag names one offered tool (cached: markup repeats its tag names). */
-function offeredNames(tools: readonly ParseTool[]): (name: string) => boolean {
+/** Names resolved per reply beyond the offered names themselves: a reply of thousands of distinct tags is not calls. */
+const MAX_RESOLVED = 2_000;
+
+/**
+ * Whether a called name stands for one offered tool: its exact name, or the tool resolveToolName finds for it
+ * (server-qualified, provider-safe). Cached per name; past MAX_RESOLVED distinct names only exact names count.
+ */
+export function offeredNames(tools: readonly ParseTool[]): (name: string) => boolean {
+  const exact = new Set(tools.map((t) => t.name));
   const seen = new Map<string, boolean>();
   return (name) => {
+    if (exact.has(name)) return true;
     let hit = seen.get(name);
     if (hit === undefined) {
+      if (tools.length === 0 || seen.size >= MAX_RESOLVED) return false;
       const how = resolveToolName(name, tools).how;
-      hit = how === 'exact' || how === 'qualified' || how === 'provider-safe';
+      hit = how === 'qualified' || how === 'provider-safe';
       seen.set(name, hit);
     }
     return hit;
