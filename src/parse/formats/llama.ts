@@ -1,4 +1,11 @@
-import { atReadLimit, emptyFound, type FinderContext, type Found, mergeFound } from '../found-call.js';
+import {
+  atReadLimit,
+  emptyFound,
+  type FinderContext,
+  type Found,
+  MAX_FINDINGS_PER_REPLY,
+  mergeFound,
+} from '../found-call.js';
 import { skipSpace } from '../json-scan.js';
 import { bodyCalls, finishRegion, JsonReach, quotedExample, TokenCursor } from './token-scan.js';
 
@@ -42,7 +49,8 @@ export function findLlamaCalls(text: string, ctx: FinderContext): Found {
     const closers = ends[open.token] as TokenCursor;
     const closeTokens = open.token === 0 ? TAG_ENDS : [PYTHON_END];
     const bound = Math.min(opens.first(bodyStart)?.at ?? text.length, closers.first(bodyStart)?.at ?? text.length);
-    const body = readBody(text, ctx, reach, bodyStart, bound);
+    const stop = (at: number) => atReadLimit(found, 'llama', at, text.length, ++candidates);
+    const body = readBody(text, ctx, reach, bodyStart, bound, stop);
     if (!body) continue;
     // the end token belongs to this call when no other call opens before it
     const close = closers.first(body.end);
@@ -53,6 +61,8 @@ export function findLlamaCalls(text: string, ctx: FinderContext): Found {
     from = end;
     if (quotedExample(found, text, span, `a ${OPENS[open.token]} call`)) continue;
     finishRegion(found, body.found, 'llama', span, false);
+    // a region of more calls than the parser reads: stop here and claim the rest, as atReadLimit does
+    if (found.calls.length >= MAX_FINDINGS_PER_REPLY && atReadLimit(found, 'llama', end, text.length, 1, 0)) break;
   }
   return found;
 }
@@ -64,11 +74,12 @@ function readBody(
   reach: JsonReach,
   bodyStart: number,
   bound: number,
+  stop: (at: number) => boolean,
 ): { found: Found; end: number } | null {
   let i = skipSpace(text, bodyStart, bound);
-  const ch = text[i];
+  const ch = i < bound ? text[i] : '';
   if (ch === '{') {
-    // `{"name": …}; {"name": …}`: several JSON calls separated by semicolons
+    // `{"name": …}; {"name": …}`: several JSON calls separated by semicolons, each a candidate of the read limit
     const all = emptyFound();
     let end = i;
     for (;;) {
@@ -78,7 +89,7 @@ function readBody(
       const sep = skipSpace(text, end, bound);
       if (text[sep] !== ';') break;
       i = skipSpace(text, sep + 1, bound);
-      if (text[i] !== '{') break;
+      if (i >= bound || text[i] !== '{' || all.calls.length >= MAX_FINDINGS_PER_REPLY || stop(i)) break;
     }
     return { found: all, end };
   }

@@ -39,7 +39,7 @@ export function findMistralCalls(text: string, ctx: FinderContext): Found {
     const next = text.indexOf(CALLS, afterToken);
     const bound = next < 0 ? text.length : next;
     const i = skipSpace(text, afterToken, bound);
-    const ch = text[i];
+    const ch = i < bound ? text[i] : '';
     from =
       ch === '[' || ch === '{'
         ? callList(found, text, ctx, start, i, reach.limit(i, bound))

@@ -12,11 +12,10 @@ import { findPhiCalls } from './phi.js';
 
 /**
  * Model families whose calls are framed by special tokens and carry JSON (or python-call) arguments, in the order
- * they claim text. Each finder returns quickly when its tokens are absent. A family whose region runs on until a
- * closing token or the next message, and so can hold other families' tokens in its content, claims first: harmony
- * messages, then the families with explicit open and close tokens (Kimi, Gemma, Command, InternLM, functionary v2),
- * then those whose call is a token and a JSON value that ends the region (Granite, Mistral, Llama, Phi), and last
- * functionary v3's `>>>`, the weakest marker.
+ * they claim text. Each finder returns quickly when its tokens are absent. A family whose region runs on to a closing
+ * token or the next message, and so can hold other families' tokens in its content, claims first: harmony messages,
+ * then the families with open and close tokens (Kimi, Gemma, Command, InternLM), then those whose call is a token and
+ * a JSON value (Granite, Mistral, Llama, Phi), and last functionary, whose v3 `>>>` is the weakest marker.
  */
 export const TOKEN_FORMATS: readonly Finder[] = [
   findHarmonyCalls,

@@ -64,7 +64,7 @@ export class JsonReach {
     if (!this.unbounded || bound >= this.source.length) return bound;
     const j = skipSpace(this.source, i, bound);
     const c = this.source[j];
-    if (c !== '{' && c !== '[') return bound;
+    if (j >= bound || (c !== '{' && c !== '[')) return bound;
     const scan = scanBalanced(this.source, j);
     if (scan.closed) return Math.max(scan.end, bound);
     this.unbounded = false;
@@ -277,6 +277,7 @@ export function findTokenBodies(text: string, ctx: FinderContext, spec: TokenBod
       bodyStart = t + spec.follow.length;
     }
     const i = spec.adjacent ? bodyStart : skipSpace(text, bodyStart, bound);
+    if (i >= bound) continue;
     if (spec.bodyAt ? !spec.bodyAt(text, i) : text[i] !== '{' && text[i] !== '[') continue;
     const limit = reach.limit(i, bound);
     const body = bodyCalls(ctx, i, limit);
