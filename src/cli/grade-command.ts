@@ -6,10 +6,10 @@ import { resolveSuitePath } from '../config/load-config.js';
 import { loadSuite } from '../config/load-suite.js';
 import { displayPath } from '../config/load-yaml.js';
 import { resolveGraders } from '../config/resolve.js';
-import type { Protocol } from '../contracts/model.js';
 import { RUN_LOG_FORMAT } from '../contracts/run-log.js';
 import { ToolgaugeError } from '../errors.js';
 import { gradeOutputs } from '../graders/offline/grade-outputs.js';
+import { protocolFlag, textProtocolOf } from '../graders/offline/recorded-transcript.js';
 import { REPORT_FILES, ReportSink } from '../report/report-sink.js';
 import { parseShard } from '../runner/shard.js';
 import { toolgaugeVersion } from '../util/package-root.js';
@@ -32,8 +32,6 @@ export interface GradeFlags {
   quiet?: boolean;
 }
 
-const PROTOCOLS: readonly Protocol[] = ['xml-tags', 'json', 'python-call', 'native'];
-
 /**
  * `toolgauge grade --suite S --outputs F.jsonl [--renderer R] [--protocol P] [--grader G…] [--out DIR] [--shard i/n]`: grades
  * recorded outputs (production logs, BFCL result files) with the suite's expectations, writes run.jsonl and the
@@ -41,15 +39,12 @@ const PROTOCOLS: readonly Protocol[] = ['xml-tags', 'json', 'python-call', 'nati
  * interrupted: the lines graded so far are kept and reported).
  */
 export async function gradeCommand(flags: GradeFlags): Promise<number> {
-  if (flags.protocol !== undefined && !PROTOCOLS.includes(flags.protocol as Protocol)) {
-    throw new ToolgaugeError('USAGE', `--protocol ${flags.protocol}: unknown protocol; valid: ${PROTOCOLS.join(', ')}`);
-  }
+  const forced = flags.protocol === undefined ? undefined : protocolFlag(flags.protocol);
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   const cwd = process.cwd();
   const loaded = loadSuite(resolveSuitePath(flags.suite, cwd));
   const graders = await resolveGraders(flags.grader, cwd, (i) => `--grader ${flags.grader?.[i]}`);
-  const imported = loaded.suite.name.startsWith('bfcl') || loaded.suite.cases.some((c) => c.functions);
-  const textProtocol: Protocol = imported ? 'python-call' : 'xml-tags';
+  const textProtocol = textProtocolOf(loaded);
   const runId = newRunId();
   const runDir = resolve(flags.out ?? 'reports', runId);
   // `--outputs -`: standard input, spooled to a temporary file (the file is read twice: validated, then graded)
@@ -88,7 +83,7 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
       },
       ...(shard ? { shard } : {}),
       renderer,
-      textProtocol: (flags.protocol as Protocol | undefined) ?? textProtocol,
+      textProtocol: forced ?? textProtocol,
       graders,
       onStart(planned, header) {
         const part = shard ? ` (shard ${shard.index}/${shard.count})` : '';

@@ -5,10 +5,9 @@ import { loadToolsFile } from '../catalog/tools-file.js';
 import { resolveSuitePath } from '../config/load-config.js';
 import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
 import { displayPath } from '../config/load-yaml.js';
-import type { Protocol } from '../contracts/model.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import { ToolgaugeError } from '../errors.js';
-import { protocolOf } from '../graders/offline/recorded-transcript.js';
+import { protocolFlag, protocolOf, textProtocolOf } from '../graders/offline/recorded-transcript.js';
 import { type OfferedTools, type ParseDocument, parseDocument } from './parse-document.js';
 import { INPUT_FORMATS, type InputFormat, readParseInput } from './parse-input.js';
 import { formatParseDocument, paintFor } from './parse-output.js';
@@ -28,8 +27,6 @@ export interface ParseFlags {
   json?: boolean;
 }
 
-const PROTOCOLS: readonly Protocol[] = ['xml-tags', 'json', 'python-call', 'native'];
-
 /**
  * `toolgauge parse [FILE|-] [--suite S --case C | --tools FILE] [--protocol P] [--format text|jsonl] [--json]`: shows
  * what the parser makes of one reply, or of each line of recorded-output JSONL: every call with the tool it resolved
@@ -37,9 +34,7 @@ const PROTOCOLS: readonly Protocol[] = ['xml-tags', 'json', 'python-call', 'nati
  * valid input (a reply with no call is a result); bad input is a usage error (exit 2).
  */
 export async function parseCommand(file: string | undefined, flags: ParseFlags): Promise<number> {
-  if (flags.protocol !== undefined && !PROTOCOLS.includes(flags.protocol as Protocol)) {
-    throw new ToolgaugeError('USAGE', `--protocol ${flags.protocol}: unknown protocol; valid: ${PROTOCOLS.join(', ')}`);
-  }
+  const forced = flags.protocol === undefined ? undefined : protocolFlag(flags.protocol);
   if (flags.format !== undefined && !INPUT_FORMATS.includes(flags.format as InputFormat)) {
     throw new ToolgaugeError(
       'USAGE',
@@ -60,7 +55,7 @@ export async function parseCommand(file: string | undefined, flags: ParseFlags):
     ? { source: `file ${displayPath(flags.tools)}`, tools: loadToolsFile(flags.tools) }
     : null;
   const input = await readParseInput(file, flags.format as InputFormat | undefined);
-  const textProtocol = (flags.protocol as Protocol | undefined) ?? defaultProtocol(loaded);
+  const textProtocol = forced ?? (loaded ? textProtocolOf(loaded) : 'xml-tags');
   const paint = paintFor(process.stdout);
   const write = (doc: ParseDocument, i: number) => {
     if (flags.json) process.stdout.write(`${JSON.stringify(doc, null, input.format === 'text' ? 2 : undefined)}\n`);
@@ -130,12 +125,6 @@ function suiteOf(spec: string): LoadedSuite {
     );
   }
   return loadSuite(file);
-}
-
-/** `grade`'s default text protocol: python-call for a suite imported from BFCL, else xml-tags. */
-function defaultProtocol(loaded: LoadedSuite | undefined): Protocol {
-  const imported = loaded && (loaded.suite.name.startsWith('bfcl') || loaded.suite.cases.some((c) => c.functions));
-  return imported ? 'python-call' : 'xml-tags';
 }
 
 function caseOf(loaded: LoadedSuite, id: string, spec: string): SuiteCase {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { displayPath } from '../config/load-yaml.js';
 import { ToolgaugeError } from '../errors.js';
-import { type OutputLine, readOutputLine } from '../graders/offline/output-line.js';
+import { type OutputLine, outputLineFromText } from '../graders/offline/output-line.js';
 
 /** How `toolgauge parse` reads its input: one reply as written, or recorded-output JSONL lines as `grade` reads them. */
 export type InputFormat = 'text' | 'jsonl';
@@ -107,21 +107,8 @@ function jsonlLines(text: string, label: string, reason: Reason): { n: number; l
   const texts = text.split('\n');
   for (const [i, raw] of texts.entries()) {
     const n = i + 1;
-    const lineText = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (lineText.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(lineText);
-    } catch (e) {
-      const why = e instanceof Error ? ` (${e.message})` : '';
-      throw new ToolgaugeError(
-        'USAGE',
-        `${label}:${n}: not JSON${why}; each line must be {"case": "<id>", "output": "…"}${hint}`,
-      );
-    }
-    const line = readOutputLine(value);
-    if (typeof line === 'string') throw new ToolgaugeError('USAGE', `${label}:${n}: ${line}${hint}`);
-    out.push({ n, line });
+    const line = outputLineFromText(raw.endsWith('\r') ? raw.slice(0, -1) : raw, n, label, hint);
+    if (line) out.push({ n, line });
   }
   if (out.length === 0) {
     throw new ToolgaugeError(

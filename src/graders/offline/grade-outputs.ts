@@ -11,7 +11,7 @@ import { RunLogWriter } from '../../runner/run-log-writer.js';
 import { inShard, type Shard } from '../../runner/shard.js';
 import { type CaseToolList, CaseTools } from './case-tools.js';
 import { lineBatches } from './line-batches.js';
-import { type OutputLine, readOutputLine } from './output-line.js';
+import { type OutputLine, outputLineFromText } from './output-line.js';
 import { protocolOf, recordedTranscript } from './recorded-transcript.js';
 
 export const RECORDED_PROVIDER = 'recorded';
@@ -78,26 +78,6 @@ async function* numberedLines(file: string, label: string): AsyncGenerator<{ fir
   }
 }
 
-/** One line read and checked, or null for a blank line; a bad line is a one-line usage error. */
-function outputLine(text: string, n: number, label: string): OutputLine | null {
-  // (a JSON object line starts with `{`: no copy of the line just to see that it is not blank)
-  if (text.charCodeAt(0) !== 123 && text.trim() === '') return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    // JSON.parse says where (`… at position 41`): on a long line that is the part worth reading
-    const why = e instanceof Error ? ` (${e.message})` : '';
-    throw new ToolgaugeError(
-      'USAGE',
-      `${label}:${n}: not JSON${why}; each line must be {"case": "<id>", "output": "…"}`,
-    );
-  }
-  const line = readOutputLine(value);
-  if (typeof line === 'string') throw new ToolgaugeError('USAGE', `${label}:${n}: ${line}`);
-  return line;
-}
-
 /**
  * Grades recorded model outputs against a suite's cases with the same graders, CaseRecord format and run log as
  * `eval`: one transcript per line (one turn per output, parsed as a live reply), no model and no tool execution.
@@ -117,7 +97,7 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
   for await (const { first, texts } of numberedLines(input.outputsFile, label)) {
     for (let i = 0; i < texts.length; i++) {
       const n = first + i;
-      const line = outputLine(texts[i] as string, n, label);
+      const line = outputLineFromText(texts[i] as string, n, label);
       if (!line) continue;
       if (!cases.has(line.caseId)) {
         throw new ToolgaugeError(
@@ -164,7 +144,7 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
         break;
       }
       for (let i = 0; i < texts.length; i++) {
-        const line = outputLine(texts[i] as string, first + i, label);
+        const line = outputLineFromText(texts[i] as string, first + i, label);
         if (!line || (mine && !mine.has(line.caseId))) continue;
         const c = cases.get(line.caseId) as SuiteCase;
         const provider = line.model ?? RECORDED_PROVIDER;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { NativeCall } from '../../contracts/model.js';
+import { ToolgaugeError } from '../../errors.js';
 
 /**
  * A recorded tool call, in the shape each API logs it: `{name, arguments}` (also the OpenAI Responses API's
@@ -139,4 +140,27 @@ export function readOutputLine(value: unknown): OutputLine | string {
     }
   }
   return toOutputLine(value);
+}
+
+/**
+ * One line of an outputs file as text: the checked line, or null for a blank line. A bad line throws one usage error
+ * naming `label:n` and the fix (`hint` adds how the file was read).
+ */
+export function outputLineFromText(text: string, n: number, label: string, hint = ''): OutputLine | null {
+  // (a JSON object line starts with `{`: no copy of the line just to see that it is not blank)
+  if (text.charCodeAt(0) !== 123 && text.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    // JSON.parse says where (`… at position 41`): on a long line that is the part worth reading
+    const why = e instanceof Error ? ` (${e.message})` : '';
+    throw new ToolgaugeError(
+      'USAGE',
+      `${label}:${n}: not JSON${why}; each line must be {"case": "<id>", "output": "…"}${hint}`,
+    );
+  }
+  const line = readOutputLine(value);
+  if (typeof line === 'string') throw new ToolgaugeError('USAGE', `${label}:${n}: ${line}${hint}`);
+  return line;
 }

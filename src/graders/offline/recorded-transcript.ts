@@ -1,10 +1,27 @@
+import type { LoadedSuite } from '../../config/load-suite.js';
 import type { Protocol } from '../../contracts/model.js';
 import type { ParseContext } from '../../contracts/parse.js';
 import type { Transcript, Turn } from '../../contracts/transcript.js';
+import { ToolgaugeError } from '../../errors.js';
 import { parseResponse } from '../../parse/index.js';
 import type { RecordedTurn } from './output-line.js';
 
 /** The protocol a recorded line was produced under: native when it carries tool calls, else the text protocol. */
+/** The protocols a recorded reply can be read in (`--protocol` of grade and parse). */
+export const RECORDED_PROTOCOLS: readonly Protocol[] = ['xml-tags', 'json', 'python-call', 'native'];
+
+/** The protocol `--protocol` names; another word is a usage error listing the valid ones. */
+export function protocolFlag(flag: string): Protocol {
+  if (RECORDED_PROTOCOLS.includes(flag as Protocol)) return flag as Protocol;
+  throw new ToolgaugeError('USAGE', `--protocol ${flag}: unknown protocol; valid: ${RECORDED_PROTOCOLS.join(', ')}`);
+}
+
+/** The text protocol a suite's recorded replies are read in by default: python-call for a suite imported from BFCL, else xml-tags. */
+export function textProtocolOf(loaded: LoadedSuite): Protocol {
+  const imported = loaded.suite.name.startsWith('bfcl') || loaded.suite.cases.some((c) => c.functions);
+  return imported ? 'python-call' : 'xml-tags';
+}
+
 export function protocolOf(turns: RecordedTurn[], textProtocol: Protocol, forced?: Protocol): Protocol {
   if (forced) return forced;
   return turns.some((t) => t.toolCalls.length > 0) ? 'native' : textProtocol;
