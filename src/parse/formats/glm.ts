@@ -37,8 +37,9 @@ const MAX_ARGUMENTS = 200;
  * decides) and the tag is closed; without the offered tools it is left to the `<tool_call>` reader, which reports it
  * as a `wrong-shape` attempt, so no-call still counts it.
  *
- * A missing `</tool_call>` (the reply cut off, or the next `<tool_call>` began) flags the call truncated; a value cut
- * off runs to the end of the body. Linear: indexOf and TagBodies only.
+ * A value ends at its `</arg_value>`, so a value that holds `<tool_call>` text (a file about tool calls) stays whole;
+ * a value whose close is missing runs to the tag's end. A missing `</tool_call>` (the reply cut off, or the next
+ * `<tool_call>` began) flags the call truncated. Linear: indexOf and TagBodies only.
  */
 export function findGlmCalls(text: string, ctx: FinderContext): Found {
   const found = emptyFound();

@@ -31,7 +31,7 @@ const INVOKE_XML: InvokeDialect = {
   shape: 'invoke-xml',
   label: '<invoke>',
   blocks: ['function_calls'],
-  isPrefix: (p) => p === '' || /^[A-Za-z][\w-]{0,15}:$/.test(p),
+  isPrefix: (p) => p === '' || (p.endsWith(':') && /^[A-Za-z][\w-]{0,15}:$/.test(p)),
   maxPrefix: 17,
   typedByAttribute: false,
 };
@@ -136,11 +136,11 @@ class InvokeReader {
 
   private openTagBefore(keyword: number, name: string): OpenTag | undefined {
     const { text, d } = this;
-    const from = Math.max(0, keyword - d.maxPrefix - 1);
-    const at = text.slice(from, keyword).lastIndexOf('<');
-    if (at < 0) return undefined;
-    const lt = from + at;
-    const prefix = text.slice(lt + 1, keyword);
+    let lt = keyword - 1;
+    const stop = Math.max(0, keyword - d.maxPrefix - 1);
+    while (lt >= stop && text.charCodeAt(lt) !== 60) lt--;
+    if (lt < stop) return undefined;
+    const prefix = lt === keyword - 1 ? '' : text.slice(lt + 1, keyword);
     if (!d.isPrefix(prefix)) return undefined;
     if (!this.prefixes.has(prefix)) {
       if (this.prefixes.size >= MAX_PREFIXES) return undefined;

@@ -89,6 +89,17 @@ describe('OLMo 3 <function_calls> with python calls', () => {
   });
 });
 
+describe('an OLMo block of a runaway reply', () => {
+  it('is read up to 200 calls, and says where it stopped', () => {
+    const r = parse(block(...Array.from({ length: 250 }, (_, i) => `find_books(page=${i})`)));
+    expect(r.calls).toHaveLength(200);
+    expect(r.calls[199]?.args).toEqual({ page: 199 });
+    expect(r.diagnostics.filter((d) => d.code === 'other').map((d) => d.message)).toEqual([
+      expect.stringContaining('OLMo <function_calls>: stopped reading at offset'),
+    ]);
+  });
+});
+
 describe('OLMo near-misses', () => {
   it('prose that names the tag is not a call, nor an attempt', () => {
     const prose = 'OLMo writes its calls inside <function_calls> and closes the list with </function_calls>.';

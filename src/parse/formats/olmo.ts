@@ -5,6 +5,7 @@ import {
   type Found,
   type FoundCall,
   isIntroducedAsExample,
+  MAX_FINDINGS_PER_REPLY,
 } from '../found-call.js';
 import { skipSpace } from '../json-scan.js';
 import { type PyCall, parsePythonCalls } from '../python-call.js';
@@ -66,8 +67,16 @@ export function findOlmoCalls(text: string, ctx: FinderContext): Found {
 function readBlock(written: string, offset: number, closed: boolean, found: Found): void {
   const body = jsonLiteralsAsPython(written);
   const calls: FoundCall[] = [];
+  const max = Math.min(MAX_CALLS, MAX_FINDINGS_PER_REPLY - found.calls.length - found.diagnostics.length);
   let pos = skipSpace(body, 0);
-  while (pos < body.length && calls.length < MAX_CALLS) {
+  while (pos < body.length) {
+    if (calls.length >= max) {
+      found.diagnostics.push({
+        code: 'other',
+        message: `OLMo <function_calls>: stopped reading at offset ${offset + pos}: the block holds more calls than the parser reads`,
+      });
+      break;
+    }
     let py = parsePythonCalls(body, pos);
     // the reply cut the block off: what was written is closed where it ends
     if (!py.ok && !closed && py.end >= body.trimEnd().length) py = parsePythonCalls(body, pos, true);
