@@ -1,6 +1,14 @@
 import { atReadLimit, emptyFound, type FinderContext, type Found, mergeFound } from '../found-call.js';
 import { skipSpace } from '../json-scan.js';
-import { JsonReach, pushArgsCall, quotedExample, readJsonArgs, TOOL_NAME, TokenCursor } from './token-scan.js';
+import {
+  escapedJson,
+  JsonReach,
+  pushArgsCall,
+  quotedExample,
+  readJsonArgs,
+  TOOL_NAME,
+  TokenCursor,
+} from './token-scan.js';
 
 const RECIPIENT = '<|recipient|>';
 const CONTENT = '<|content|>';
@@ -46,8 +54,8 @@ function findV2(text: string, ctx: FinderContext): Found {
     const c = text.slice(nameStart, nameStart + MAX_NAME).indexOf(CONTENT);
     if (c < 0) continue;
     const name = text.slice(nameStart, nameStart + c).trim();
-    if (name === ALL || !TOOL_NAME.test(name)) continue;
     const contentStart = nameStart + c + CONTENT.length;
+    if (name === ALL || !TOOL_NAME.test(name) || escapedJson(ctx.source, contentStart)) continue;
     const close = cursor.first(contentStart);
     const contentEnd = close ? close.at : text.length;
     // the stop token belongs to the message; the next message's tokens do not
@@ -114,6 +122,7 @@ function readV3Call(
   reach: JsonReach,
 ): number {
   const i = skipSpace(text, bodyStart, bound);
+  if (escapedJson(ctx.source, i)) return -1;
   if (text[i] !== '{') {
     if (name !== PYTHON || i >= bound) return -1;
     const span: [number, number] = [start, bound];

@@ -25,7 +25,7 @@ const MAX_NAME = 200;
  * Gemma's call tokens: Gemma 4 `<|tool_call>call:NAME{key:<|"|>text<|"|>,n:42,flag:true,o:{…},l:[…]}<tool_call|>` and
  * FunctionGemma `<start_function_call>call:NAME{key:<escape>text<escape>,…}<end_function_call>`. Keys are bare; a
  * string value is delimited by the family's string token (`<|"|>`, `<escape>`), which is read as the string's
- * quotes, never left in the value; other values are numbers, booleans, null, objects and lists (gemma-args.ts).
+ * quotes, never left in the value; other values are numbers, booleans, null, objects and lists (GemmaArgs).
  * Several calls per reply, each in its own tokens (or, as Gemma 4 also writes them, one `call:` after another inside
  * one pair). The model writes the closing token before its stop token, so a call without it is `truncated`; so is
  * one whose arguments the reply cut off (also `repaired`). The open token not followed by `call:NAME{` is prose that

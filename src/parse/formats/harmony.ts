@@ -1,5 +1,5 @@
 import { atReadLimit, emptyFound, type FinderContext, type Found } from '../found-call.js';
-import { pushArgsCall, quotedExample, readJsonArgs, TOOL_NAME, TokenCursor } from './token-scan.js';
+import { escapedJson, pushArgsCall, quotedExample, readJsonArgs, TOOL_NAME, TokenCursor } from './token-scan.js';
 
 export const START = '<|start|>';
 export const CHANNEL = '<|channel|>';
@@ -85,7 +85,7 @@ export function findHarmonyCalls(text: string, ctx: FinderContext): Found {
   let candidates = 0;
   for (const msg of harmonyMessages(text)) {
     const recipient = recipientOf(msg.header);
-    if (!recipient.startsWith(FUNCTIONS)) continue;
+    if (!recipient.startsWith(FUNCTIONS) || escapedJson(ctx.source, msg.contentStart)) continue;
     if (atReadLimit(found, 'harmony', msg.start, text.length, ++candidates)) break;
     const name = recipient.slice(FUNCTIONS.length);
     const span: [number, number] = [msg.start, msg.end];

@@ -97,6 +97,14 @@ describe('kimi: <|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|
     expect(r.diagnostics).toEqual([]);
   });
 
+  it("a call quoted inside another call's JSON string value stays that value", () => {
+    const quoted = section(call('functions.get_quota:0', '{"user": "x"}'));
+    const r = parse(`Saving. ${JSON.stringify({ name: 'save_note', arguments: { text: quoted } })}`);
+    expect(r.calls).toHaveLength(1);
+    expect(r.calls[0]).toMatchObject({ via: 'bare-json', name: 'save_note', args: { text: quoted } });
+    expect(r.diagnostics).toEqual([]);
+  });
+
   it('reports arguments that do not parse as an attempt', () => {
     const r = parse(section(call('functions.post_comment:0', '{"body"::: "x"}')));
     expect(r.calls).toEqual([]);

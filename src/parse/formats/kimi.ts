@@ -1,5 +1,13 @@
 import { atReadLimit, emptyFound, type FinderContext, type Found } from '../found-call.js';
-import { JsonReach, pushArgsCall, quotedExample, readJsonArgs, TOOL_NAME, TokenCursor } from './token-scan.js';
+import {
+  escapedJson,
+  JsonReach,
+  pushArgsCall,
+  quotedExample,
+  readJsonArgs,
+  TOOL_NAME,
+  TokenCursor,
+} from './token-scan.js';
 
 const CALL_BEGIN = '<|tool_call_begin|>';
 const ARGUMENT_BEGIN = '<|tool_call_argument_begin|>';
@@ -44,11 +52,11 @@ export function findKimiCalls(text: string, ctx: FinderContext): Found {
       argBegin >= 0 && argBegin < bound && argBegin - idStart <= MAX_ID ? text.slice(idStart, argBegin) : '';
     const id = rawId.trim();
     const name = nameOf(id);
-    if (!name) {
+    const argsStart = argBegin + ARGUMENT_BEGIN.length;
+    if (!name || escapedJson(ctx.source, argsStart)) {
       from = idStart;
       continue;
     }
-    const argsStart = argBegin + ARGUMENT_BEGIN.length;
     // the arguments are read first, so a close token inside a string value stays text
     const args = readJsonArgs(ctx.source, argsStart, reach.limit(argsStart, bound));
     const after = Math.max(args.end, argsStart);

@@ -91,6 +91,14 @@ describe('llama: Llama 3.x <|python_tag|>', () => {
     expect(r.diagnostics).toEqual([]);
   });
 
+  it("a call quoted inside another call's JSON string value stays that value", () => {
+    const quoted = 'Llama writes <|python_tag|>{"name": "f", "parameters": {"a": 1}}<|eom_id|> for a call.';
+    const r = parse(`<tool_call>${JSON.stringify({ name: 'save_note', arguments: { text: quoted } })}</tool_call>`);
+    expect(r.calls).toHaveLength(1);
+    expect(r.calls[0]).toMatchObject({ via: 'xml-tags', name: 'save_note', args: { text: quoted } });
+    expect(r.diagnostics).toEqual([]);
+  });
+
   it('reports JSON that does not parse as an attempt', () => {
     const r = parse('<|python_tag|>{"name": "translate", "parameters"::: {}}<|eom_id|>');
     expect(r.calls).toEqual([]);

@@ -7,7 +7,7 @@ import {
   mergeFound,
 } from '../found-call.js';
 import { skipSpace } from '../json-scan.js';
-import { bodyCalls, finishRegion, JsonReach, quotedExample, TokenCursor } from './token-scan.js';
+import { bodyCalls, escapedJson, finishRegion, JsonReach, quotedExample, TokenCursor } from './token-scan.js';
 
 const PYTHON_TAG = '<|python_tag|>';
 const PYTHON_START = '<|python_start|>';
@@ -77,7 +77,7 @@ function readBody(
   stop: (at: number) => boolean,
 ): { found: Found; end: number } | null {
   let i = skipSpace(text, bodyStart, bound);
-  const ch = i < bound ? text[i] : '';
+  const ch = i < bound && !escapedJson(ctx.source, i) ? text[i] : '';
   if (ch === '{') {
     // `{"name": …}; {"name": …}`: several JSON calls separated by semicolons, each a candidate of the read limit
     const all = emptyFound();

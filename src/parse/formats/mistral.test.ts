@@ -129,6 +129,14 @@ describe('mistral: [TOOL_CALLS]name[ARGS]{…} from v11', () => {
     expect(r.diagnostics).toEqual([]);
   });
 
+  it("a call quoted inside another call's JSON string value stays that value", () => {
+    const quoted = '[TOOL_CALLS][{"name": "x", "arguments": {}}] then [TOOL_CALLS]y[ARGS]{"b": 2}';
+    const r = parse(JSON.stringify({ name: 'save_note', arguments: { text: quoted } }));
+    expect(r.calls).toHaveLength(1);
+    expect(r.calls[0]).toMatchObject({ via: 'json', name: 'save_note', args: { text: quoted } });
+    expect(r.diagnostics).toEqual([]);
+  });
+
   it('reports arguments that do not parse as an attempt', () => {
     const r = parse('[TOOL_CALLS]get_weather[ARGS]{"city"::: "Oslo"}');
     expect(r.calls).toEqual([]);

@@ -2,6 +2,7 @@ import { atReadLimit, emptyFound, type FinderContext, type Found } from '../foun
 import { skipSpace } from '../json-scan.js';
 import {
   bodyCalls,
+  escapedJson,
   finishRegion,
   JsonReach,
   pushArgsCall,
@@ -39,7 +40,7 @@ export function findMistralCalls(text: string, ctx: FinderContext): Found {
     const next = text.indexOf(CALLS, afterToken);
     const bound = next < 0 ? text.length : next;
     const i = skipSpace(text, afterToken, bound);
-    const ch = i < bound ? text[i] : '';
+    const ch = i < bound && !escapedJson(ctx.source, i) ? text[i] : '';
     from =
       ch === '[' || ch === '{'
         ? callList(found, text, ctx, start, i, reach.limit(i, bound))
@@ -83,6 +84,7 @@ function namedCall(
     at = idEnd;
   }
   const argsStart = text.startsWith(ARGS, at) ? at + ARGS.length : at;
+  if (escapedJson(ctx.source, argsStart)) return i;
   const args = readJsonArgs(ctx.source, argsStart, reach.limit(argsStart, bound));
   const end = Math.max(args.end, argsStart);
   const span: [number, number] = [start, end];

@@ -72,6 +72,17 @@ export class JsonReach {
   }
 }
 
+/**
+ * Whether the JSON at `i` (after space) is written escaped, as inside a JSON string (`{\"name\": …}`, `{\n`): a
+ * backslash right after an opening brace never stands outside a string, so the token before it is quoted text in
+ * another call's string value, not a call. Such a candidate is skipped unclaimed, so the call around it still reads.
+ */
+export function escapedJson(source: string, i: number): boolean {
+  let j = skipSpace(source, i, i + 200);
+  if (source[j] === '[') j = skipSpace(source, j + 1, j + 200);
+  return source[j] === '{' && source[skipSpace(source, j + 1, j + 200)] === '\\';
+}
+
 /** JSON arguments read from the reply, or why they could not be. */
 export type ArgsRead =
   | {
@@ -105,8 +116,7 @@ export function readJsonArgs(source: string, from: number, limit: number): ArgsR
     end = scan.end;
     closed = scan.closed;
   } else if (ch === '"') {
-    end = stringEnd(source, i, limit);
-    closed = end <= limit && source[end - 1] === '"' && end > i + 1;
+    ({ end, closed } = stringEnd(source, i, limit));
   } else {
     return { ok: false, error: 'the arguments are not a JSON object', end: i };
   }
@@ -129,14 +139,14 @@ export function readJsonArgs(source: string, from: number, limit: number): ArgsR
   };
 }
 
-/** Just past the JSON string that opens at `i` (or `limit` when it does not close before it). */
-function stringEnd(text: string, i: number, limit: number): number {
+/** Just past the JSON string that opens at `i`, or `limit` when it does not close before it. */
+function stringEnd(text: string, i: number, limit: number): { end: number; closed: boolean } {
   for (let j = i + 1; j < limit; j++) {
     const c = text[j];
     if (c === '\\') j++;
-    else if (c === '"') return j + 1;
+    else if (c === '"') return { end: j + 1, closed: true };
   }
-  return limit;
+  return { end: limit, closed: false };
 }
 
 /** Records a region shown as an example ("for example: …"): a `quoted-example` diagnostic, claimed. True if so. */
@@ -250,7 +260,7 @@ export interface TokenBodySpec {
 }
 
 /**
- * Calls of a family whose calls are `OPEN [THEN] body [CLOSE]`, the body a JSON call object or list (bodyCalls). A
+ * Calls of a family whose calls are `OPEN [FOLLOW] body [CLOSE]`, the body a JSON call object or list (bodyCalls). A
  * body runs no further than the next open token; a token followed by anything but `{` or `[` is prose that mentions
  * it (no call, no attempt). The region runs from the open token to the closing token, or to the end of the JSON when
  * it has none; a missing required closing token flags the calls `truncated`. Linear: indexOf walks with cursors.
@@ -279,6 +289,7 @@ export function findTokenBodies(text: string, ctx: FinderContext, spec: TokenBod
     const i = spec.adjacent ? bodyStart : skipSpace(text, bodyStart, bound);
     if (i >= bound) continue;
     if (spec.bodyAt ? !spec.bodyAt(text, i) : text[i] !== '{' && text[i] !== '[') continue;
+    if (escapedJson(ctx.source, i)) continue;
     const limit = reach.limit(i, bound);
     const body = bodyCalls(ctx, i, limit);
     // the closing token belongs to this call when no other call opens before it
