@@ -151,12 +151,12 @@ function candidateStarts(text: string): Candidate[] {
       const head = callHead(text, s);
       if (head !== undefined) out.push({ at: s, bracketed: head, first: false });
     }
-    if (bracket === -2 || (bracket >= 0 && bracket <= s)) bracket = text.indexOf('[', s + 1);
+    if (bracket === -2 || (bracket >= 0 && bracket <= s)) bracket = nextSpacedBracket(text, s + 1);
     while (bracket >= 0 && bracket < lineEnd) {
       if (afterSentence(text, bracket, s) && callHead(text, bracket) === true) {
         out.push({ at: bracket, bracketed: true, first: false });
       }
-      bracket = text.indexOf('[', bracket + 1);
+      bracket = nextSpacedBracket(text, bracket + 1);
     }
     at = lineEnd + 1;
   }
@@ -180,6 +180,16 @@ function callHead(text: string, i: number): boolean | undefined {
   while (j < limit && (isNameChar(text, j) || text[j] === '.')) j++;
   if (bracketed) while (j < limit && isBlank(text, j)) j++;
   return text[j] === '(' && j < limit ? bracketed : undefined;
+}
+
+/** A `[` after a space, a tab or CJK sentence punctuation: the only ones afterSentence can accept. */
+const SPACED_BRACKET = /[ \t：。！？]\[/g;
+
+/** The next `[` at or after `from` that follows a space, a tab or CJK punctuation, or -1. */
+function nextSpacedBracket(text: string, from: number): number {
+  SPACED_BRACKET.lastIndex = Math.max(0, from - 1);
+  const m = SPACED_BRACKET.exec(text);
+  return m ? m.index + 1 : -1;
 }
 
 const SENTENCE_END = new Set([':', '.', '!', '?']);
