@@ -10,7 +10,8 @@ import {
 import { parseJsonText } from '../json-args.js';
 import { skipSpace } from '../json-scan.js';
 import { maskSpans, mergeSpans } from '../think-blocks.js';
-import { findInvokeMarkup, forwardSearch, type InvokeDialect } from './invoke-xml.js';
+import { findInvokeMarkup, type InvokeDialect } from './invoke-xml.js';
+import { TokenCursor } from './token-scan.js';
 
 /** DeepSeek V3.2's DSML markup (V4 names its block `tool_calls`); the bar is U+FF5C, or `|` as proxies rewrite it. */
 const DSML: InvokeDialect = {
@@ -65,7 +66,7 @@ interface Token {
  * A call is a call token, a tool name, the separator token and its arguments; a block opener or call token that prose
  * merely mentions (no name and separator after it) is not one. A call without its end token (the reply cut off, or the
  * next call began) is flagged truncated, its arguments repaired if need be; one cut before its separator, after a
- * name, is a `wrong-shape` attempt. Linear: forward searches only.
+ * name, is a `wrong-shape` attempt. Linear: TokenCursor only.
  */
 export function findDeepSeekCalls(text: string, ctx: FinderContext): Found {
   const tokens =
@@ -218,26 +219,28 @@ function readArgs(written: string): Args {
 
 /** DeepSeek's tool tokens in reply order, whichever bar and separator spelling they use. */
 class TokenWalk {
-  private readonly wide: (from: number) => number;
-  private readonly ascii: (from: number) => number;
+  /** Token openers: 0 with the full-width bar, 1 with the ASCII one. */
+  private readonly openers: TokenCursor;
 
   constructor(private readonly text: string) {
-    this.wide = forwardSearch(text, '<｜');
-    this.ascii = forwardSearch(text, '<|');
+    this.openers = new TokenCursor(text, ['<｜', '<|']);
   }
 
-  /** The first DeepSeek tool token at or after `from`. */
+  private last: { from: number; token: Token | undefined } | undefined;
+
+  /**
+   * The first DeepSeek tool token at or after `from`. The last answer is kept: asked again from no further than that
+   * token, the answer is the same, and the openers that are not tokens before it are not tried again.
+   */
   next(from: number): Token | undefined {
-    let w = this.wide(from);
-    let a = this.ascii(from);
-    while (w >= 0 || a >= 0) {
-      const at = w >= 0 && (a < 0 || w < a) ? w : a;
-      const token = tokenAt(this.text, at);
-      if (token) return token;
-      if (at === w) w = this.wide(at + 1);
-      else a = this.ascii(at + 1);
+    const last = this.last;
+    if (last && last.from <= from && (last.token === undefined || from <= last.token.start)) return last.token;
+    let token: Token | undefined;
+    for (let opener = this.openers.first(from); opener && !token; opener = this.openers.first(opener.at + 1)) {
+      token = tokenAt(this.text, opener.at);
     }
-    return undefined;
+    this.last = { from, token };
+    return token;
   }
 }
 

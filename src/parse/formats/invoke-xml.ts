@@ -10,6 +10,7 @@ import { parseJsonText } from '../json-args.js';
 import { skipSpace } from '../json-scan.js';
 import { TagBodies } from '../tag-bodies.js';
 import { parameterSchemas, parameterValue, type TextValue, textValue } from '../text-values.js';
+import { TokenCursor } from './token-scan.js';
 
 /** How one family spells invoke markup: the same block / invoke / parameter grammar with its own tag prefix. */
 export interface InvokeDialect {
@@ -58,18 +59,6 @@ export function findInvokeXmlCalls(text: string, ctx: FinderContext): Found {
   return findInvokeMarkup(text, ctx, INVOKE_XML);
 }
 
-/**
- * `text.indexOf(needle, from)` for a walk that only moves forward: searched again only once the walk has passed the
- * last hit, so a text of many candidates stays linear.
- */
-export function forwardSearch(text: string, needle: string): (from: number) => number {
-  let at = -2;
-  return (from) => {
-    if (at === -2 || (at >= 0 && at < from)) at = text.indexOf(needle, from);
-    return at;
-  };
-}
-
 interface OpenTag {
   /** Where `<` is. */
   start: number;
@@ -83,22 +72,23 @@ interface OpenTag {
  * invokes without a block. A block's region runs from its open tag to its close tag (or, unclosed, to its last
  * invoke); an invoke's from `<invoke` to `</invoke>`. A missing `</invoke>` (the reply cut off, or the next invoke
  * began) flags the call truncated; an unclosed parameter runs to the next parameter or the invoke's end. An invoke
- * without a usable `name` is a `wrong-shape` attempt. Linear: forward searches and TagBodies only.
+ * without a usable `name` is a `wrong-shape` attempt. Linear: TokenCursor and TagBodies only.
  */
 export function findInvokeMarkup(text: string, ctx: FinderContext, d: InvokeDialect): Found {
   const found = emptyFound();
   if (!text.includes(INVOKE)) return found;
   const reader = new InvokeReader(text, ctx, d, found);
-  const nextInvoke = forwardSearch(text, INVOKE);
-  const nextBlock = d.blocks.map((b) => ({ name: b, next: forwardSearch(text, `${b}>`) }));
+  // keyword 0 is the invoke's, then one per block name
+  const keywords = new TokenCursor(text, [INVOKE, ...d.blocks.map((b) => `${b}>`)]);
+  const nextInvoke = (from: number) => keywords.next(0, from);
   let from = 0;
   let candidates = 0;
   for (;;) {
     const invoke = reader.openAt(nextInvoke, from, 'invoke');
     let block: { tag: OpenTag; name: string } | undefined;
-    for (const b of nextBlock) {
-      const tag = reader.openAt(b.next, from, b.name);
-      if (tag && (!block || tag.start < block.tag.start)) block = { tag, name: b.name };
+    for (const [i, name] of d.blocks.entries()) {
+      const tag = reader.openAt((at) => keywords.next(i + 1, at), from, name);
+      if (tag && (!block || tag.start < block.tag.start)) block = { tag, name };
     }
     const first = block && (!invoke || block.tag.start < invoke.start) ? block.tag : invoke;
     if (!first || atReadLimit(found, d.label, first.start, text.length, ++candidates)) break;
@@ -115,7 +105,8 @@ export function findInvokeMarkup(text: string, ctx: FinderContext, d: InvokeDial
 
 class InvokeReader {
   private readonly bodies = new Map<string, TagBodies>();
-  private readonly searches = new Map<string, (from: number) => number>();
+  private readonly searches = new Map<string, TokenCursor>();
+  private readonly answers = new Map<string, { from: number; tag: OpenTag | undefined }>();
   private readonly prefixes = new Set<string>();
 
   constructor(
@@ -125,13 +116,24 @@ class InvokeReader {
     private readonly found: Found,
   ) {}
 
-  /** The next open tag of `name` at or after `from` whose prefix is the dialect's (found by its keyword). */
+  /**
+   * The next open tag of `name` at or after `from` whose prefix is the dialect's (found by its keyword). The last
+   * answer per name is kept: a later question from no further than that tag has the same answer, so keywords that are
+   * not tags (a block's text is looked at again from its body) are not tried again.
+   */
   openAt(next: (from: number) => number, from: number, name: string): OpenTag | undefined {
+    const last = this.answers.get(name);
+    if (last && last.from <= from && (last.tag === undefined || from <= last.tag.start)) return last.tag;
+    let tag: OpenTag | undefined;
     for (let k = next(from); k >= 0; k = next(k + 1)) {
-      const tag = this.openTagBefore(k, name);
-      if (tag && tag.start >= from) return tag;
+      const t = this.openTagBefore(k, name);
+      if (t && t.start >= from) {
+        tag = t;
+        break;
+      }
     }
-    return undefined;
+    this.answers.set(name, { from, tag });
+    return tag;
   }
 
   private openTagBefore(keyword: number, name: string): OpenTag | undefined {
@@ -149,13 +151,14 @@ class InvokeReader {
     return { start: lt, prefix, nameEnd: keyword + name.length };
   }
 
-  private search(needle: string): (from: number) => number {
-    let s = this.searches.get(needle);
-    if (!s) {
-      s = forwardSearch(this.text, needle);
-      this.searches.set(needle, s);
+  /** Where `needle` next occurs at or after `from` (one cursor per needle, so each stays linear). */
+  private search(needle: string, from: number): number {
+    let cursor = this.searches.get(needle);
+    if (!cursor) {
+      cursor = new TokenCursor(this.text, [needle]);
+      this.searches.set(needle, cursor);
     }
-    return s;
+    return cursor.next(0, from);
   }
 
   private tagBodies(open: string, close: string): TagBodies {
@@ -274,13 +277,12 @@ class InvokeReader {
     const close = `</${prefix}parameter>`;
     const values = this.tagBodies(open, close);
     const schemas = parameterSchemas(ctx.tools, tool);
-    const nextOpen = this.search(open);
     const value: Record<string, unknown> = {};
     let repaired = false;
     let count = 0;
     let pos = skipSpace(text, bodyStart, bodyEnd);
     while (pos < bodyEnd) {
-      const start = nextOpen(pos);
+      const start = this.search(open, pos);
       if (start < 0 || start >= bodyEnd) break;
       if (++count > MAX_PARAMETERS) return { error: `more than ${MAX_PARAMETERS} parameters` };
       const attrsAt = start + open.length - 'name='.length;

@@ -23,6 +23,7 @@ export const MARKUP_ADVERSARIAL: ReadonlyArray<readonly [name: string, text: str
   ['DeepSeek: unclosed calls with cut JSON', mb('<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{"a": [')],
   ['DeepSeek: call tokens with no name or separator', mb('<｜tool▁call▁begin｜><｜tool▁sep｜>')],
   ['DeepSeek: token openers that never close', mb('<｜tool▁call<|tool▁')],
+  ['DeepSeek: block openers before openers that are no tokens', mb('<｜tool▁calls▁begin｜><｜x｜>')],
   ['DeepSeek: V3 fences never closed', mb('<｜tool▁call▁begin｜>function<｜tool▁sep｜>f\n```json\n{"a": "')],
   [
     'DeepSeek DSML: invokes with unclosed JSON parameters',
@@ -35,6 +36,10 @@ export const MARKUP_ADVERSARIAL: ReadonlyArray<readonly [name: string, text: str
   ['invoke XML: parameters without values', mb('<function_calls><invoke name="f"><parameter name="a">')],
   ['invoke XML: invoke keywords without tags', mb('invoke name="f" ')],
   ['invoke XML: open tags that never end', mb('<invoke name="f" ')],
+  [
+    'invoke XML: blocks of invoke keywords that are not tags',
+    `${mb('<function_calls> invoke name= ')}<invoke name="f">`,
+  ],
   ['invoke XML: namespaced invokes never closed', mb('<ns:invoke name="f"><ns:parameter name="p">x')],
   ['tool-named XML: thousands of open tags', mb('<read_file><path><content>')],
   ['tool-named XML: a different tag name each time', distinctTags()],

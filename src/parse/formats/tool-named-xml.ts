@@ -12,7 +12,7 @@ import { parseJsonText } from '../json-args.js';
 import { skipSpace } from '../json-scan.js';
 import { TagBodies } from '../tag-bodies.js';
 import { parameterSchemas, parameterValue } from '../text-values.js';
-import { forwardSearch } from './invoke-xml.js';
+import { TokenCursor } from './token-scan.js';
 
 /** The longest element name read (tool names are at most 64 characters on every native API). */
 const MAX_NAME = 64;
@@ -31,14 +31,15 @@ const MAX_PARAMETERS = 200;
  * everything up to its close tag, tags included (Cline's `<content>` holds code full of `<`): the close tag counts only
  * where the next parameter or the tool's close follows it. Values are converted by the tool's schema (textValue).
  * A reply cut off before the tool's close tag (or the next call of the same tool beginning first) is a truncated call,
- * which needs at least one parameter element opened. Linear: TagBodies and forward searches only.
+ * which needs at least one parameter element opened. Linear: TagBodies and TokenCursor only.
  */
 export function findToolNamedXmlCalls(text: string, ctx: FinderContext): Found {
   const found = emptyFound();
   if (ctx.tools.length === 0 || !text.includes('<')) return found;
   const offered = offeredNames(ctx.tools);
   const bodies = new Map<string, TagBodies>();
-  const nextCloseTag = forwardSearch(text, '</');
+  const closeTags = new TokenCursor(text, ['</']);
+  const nextCloseTag = (at: number) => closeTags.next(0, at);
   let from = 0;
   let candidates = 0;
   for (;;) {
