@@ -178,6 +178,13 @@ describe('a call list after a sentence of prose', () => {
     expect(parse('I would suggest calling [get_weather(city="Oslo")]').calls).toEqual([]);
   });
 
+  it('after prose, positional arguments are prose and a list that breaks is an attempt only with a keyword first', () => {
+    expect(parse('More on this below: [see(above)]')).toEqual({ calls: [], diagnostics: [] });
+    expect(parse('See the appendix: [notes(part one]\nThat is all.')).toEqual({ calls: [], diagnostics: [] });
+    // on a line of its own, a bracketed list keeps positional arguments (wrong-shape says why), as before
+    expect(parse('Here:\n[get_weather("Oslo")]').diagnostics.map((d) => d.code)).toEqual(['wrong-shape']);
+  });
+
   it('an example introduced as such is a quoted example, not a call', () => {
     const r = parse('For example: [get_weather(city="Oslo")]');
     expect(r.calls).toEqual([]);

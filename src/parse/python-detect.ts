@@ -18,6 +18,8 @@ interface Candidate {
   bracketed: boolean;
   /** The reply's first character (after reasoning and claimed regions, which are masked). */
   first: boolean;
+  /** After prose on its line (a colon or a sentence end before it). */
+  afterProse: boolean;
 }
 
 /**
@@ -29,16 +31,18 @@ interface Candidate {
  * - after prose on the same line, only a bracketed list, and only right after a colon or a sentence's end
  *   (`Sure, I'll look that up: [get_weather(city="Oslo")]`, `I'll check. [f(a=1)]`).
  * So a call quoted inside a sentence is prose: `You could call get_weather(city="Oslo") if you like.` does not end
- * its line, and `…you could call get_weather(city="Oslo")` follows no colon or sentence end. Bare calls with
- * positional arguments (`print("x")`) are code shown in prose, not tool calls, unless the call is the whole reply
- * (BFCL grades such a reply as a call with wrong arguments; `wrong-shape` says why). An example introduced as such
- * ("for example: …") is a `quoted-example` diagnostic. A budget bounds the work of failed attempts (linear overall).
+ * its line, and `…you could call get_weather(city="Oslo")` follows no colon or sentence end. Calls with positional
+ * arguments written bare or after prose (`print("x")`, `Note: [see(above)]`) are code or prose, not tool calls,
+ * unless the call is the whole reply (BFCL grades such a reply as a call with wrong arguments; `wrong-shape` says
+ * why); a bracketed list on a line of its own keeps them, as before. An example introduced as such ("for example:
+ * …") is a `quoted-example` diagnostic. A budget bounds the work of failed attempts (linear overall).
  *
  * A list that opens like a call list but does not parse is still an attempt: cut off by the end of the reply
  * (max tokens), it is parsed up to the cut and its calls are flagged truncated (the one cut mid-arguments also
- * repaired, as jsonrepair does for JSON); a bracketed list, or the reply's first call, broken before the end
- * (`["a", "b")]`) is an `unparseable-arguments` diagnostic, so `no-call` counts it and `parseable` says why nothing
- * parsed. A bare line that breaks before the end is prose that happens to start with `word(`.
+ * repaired, as jsonrepair does for JSON); broken before the end (`["a", "b")]`), it is an `unparseable-arguments`
+ * diagnostic, so `no-call` counts it and `parseable` says why nothing parsed, when it is the reply's first call, a
+ * bracketed list on a line of its own, or a list after prose that opens with a keyword argument (`[f(a=`). A bare
+ * line that breaks, or a list after prose that opens otherwise, is prose that happens to hold `word(`.
  */
 export function findPythonCalls(text: string, ctx: FinderContext): Found {
   const found = emptyFound();
@@ -62,7 +66,8 @@ export function findPythonCalls(text: string, ctx: FinderContext): Found {
       const repaired = py.end >= end ? parsePythonCalls(ctx.source, start, true) : py;
       if (repaired !== py) budget -= repaired.end - start;
       if (!repaired.ok) {
-        if (!c.bracketed && !c.first) continue;
+        // a bare line, or a list after prose whose first argument is not a keyword, that breaks is prose
+        if (!c.first && (!c.bracketed || (c.afterProse && !keywordHead(text, start)))) continue;
         malformed++;
         if (malformed <= MAX_MALFORMED) {
           found.diagnostics.push({
@@ -77,7 +82,8 @@ export function findPythonCalls(text: string, ctx: FinderContext): Found {
       cut = true;
     } else if (!TRAILING_TOKEN.test(lineRest(text, py.end))) continue;
     const whole = c.first && (cut || TRAILING_TOKEN.test(text.slice(py.end)));
-    if (!c.bracketed && !whole && py.calls.some((call) => call.positional > 0)) continue;
+    const codeLike = !c.bracketed || c.afterProse;
+    if (codeLike && !whole && py.calls.some((call) => call.positional > 0)) continue;
     found.spans.push([start, py.end]);
     if (isIntroducedAsExample(text, start)) {
       found.diagnostics.push({
@@ -137,7 +143,7 @@ function candidateStarts(text: string): Candidate[] {
   const out: Candidate[] = [];
   const first = text.length - text.trimStart().length;
   if (/^[\p{L}_[]/u.test(text.slice(first, first + 1))) {
-    out.push({ at: first, bracketed: text[first] === '[', first: true });
+    out.push({ at: first, bracketed: text[first] === '[', first: true, afterProse: false });
   }
   let at = 0;
   // the next `[`, searched again only once the walk passes it (lines without one stay linear)
@@ -149,12 +155,12 @@ function candidateStarts(text: string): Candidate[] {
     while (s < lineEnd && (text[s] === ' ' || text[s] === '\t')) s++;
     if (s !== first && s < lineEnd) {
       const head = callHead(text, s);
-      if (head !== undefined) out.push({ at: s, bracketed: head, first: false });
+      if (head !== undefined) out.push({ at: s, bracketed: head, first: false, afterProse: false });
     }
     if (bracket === -2 || (bracket >= 0 && bracket <= s)) bracket = nextSpacedBracket(text, s + 1);
     while (bracket >= 0 && bracket < lineEnd) {
       if (afterSentence(text, bracket, s) && callHead(text, bracket) === true) {
-        out.push({ at: bracket, bracketed: true, first: false });
+        out.push({ at: bracket, bracketed: true, first: false, afterProse: true });
       }
       bracket = nextSpacedBracket(text, bracket + 1);
     }
@@ -190,6 +196,19 @@ function nextSpacedBracket(text: string, from: number): number {
   SPACED_BRACKET.lastIndex = Math.max(0, from - 1);
   const m = SPACED_BRACKET.exec(text);
   return m ? m.index + 1 : -1;
+}
+
+/** Whether the call list at `at` opens with a keyword argument or empty parentheses: `[name(key=` or `[name()`. */
+function keywordHead(text: string, at: number): boolean {
+  const open = text.indexOf('(', at);
+  if (open < 0 || open - at > HEAD_LIMIT) return false;
+  let i = open + 1;
+  while (i < text.length && isBlank(text, i)) i++;
+  if (text[i] === ')') return true;
+  if (!isNameStart(text, i)) return false;
+  while (i < text.length && isNameChar(text, i)) i++;
+  while (i < text.length && isBlank(text, i)) i++;
+  return text[i] === '=' && text[i + 1] !== '=';
 }
 
 const SENTENCE_END = new Set([':', '.', '!', '?']);
