@@ -70,6 +70,13 @@ describe('gemma: Gemma 4 <|tool_call>call:NAME{…}<tool_call|>', () => {
     expect(codes(r)).toEqual(['call-in-think']);
   });
 
+  it('a thought channel left open ends at the call token', () => {
+    const r = parse(`<|channel>thought\nJust look it up.<|tool_call>call:lookup{q:${Q}tides${Q}}<tool_call|>`);
+    expect(r.calls).toHaveLength(1);
+    expect(r.calls[0]).toMatchObject({ via: 'gemma', name: 'lookup', args: { q: 'tides' } });
+    expect(codes(r)).toEqual([]);
+  });
+
   it('finds the call after a <think> block; inside one it is call-in-think', () => {
     const call = `<|tool_call>call:get_time{zone:${Q}CET${Q}}<tool_call|>`;
     const after = parse(`<think>easy</think>${call}`);

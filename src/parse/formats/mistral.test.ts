@@ -149,6 +149,17 @@ describe('mistral: [TOOL_CALLS]name[ARGS]{…} from v11', () => {
   });
 });
 
+describe("mistral: Magistral's [THINK]…[/THINK] is reasoning", () => {
+  it('a call inside it is call-in-think; the call after it is a call', () => {
+    const r = parse(
+      '[THINK]First [TOOL_CALLS]draft[ARGS]{"v": 1} was wrong.[/THINK][TOOL_CALLS]publish[ARGS]{"post_id": 12}',
+    );
+    expect(r.calls).toHaveLength(1);
+    expect(r.calls[0]).toMatchObject({ via: 'mistral', name: 'publish', args: { post_id: 12 } });
+    expect(codes(r)).toEqual(['call-in-think']);
+  });
+});
+
 describe('mistral: near misses', () => {
   it('prose that mentions the token is not a call', () => {
     const r = parse('Mistral models write [TOOL_CALLS] before the list of calls, then each call as JSON.');
