@@ -246,6 +246,8 @@ class TokenWalk {
 
 /** The token at `at` (`<｜word｜>` / `<|word|>`), or undefined when it is none of DeepSeek's tool tokens. */
 function tokenAt(text: string, at: number): Token | undefined {
+  // every tool token's word starts so; DSML tags and other families' tokens are passed over cheaply
+  if (!text.startsWith('tool', at + 2)) return undefined;
   const bar = text[at + 1];
   const rel = text.slice(at + 2, at + 4 + MAX_WORD).indexOf(`${bar}>`);
   if (rel < 0) return undefined;

@@ -309,7 +309,8 @@ class InvokeReader {
     param: string,
   ): TextValue {
     if (this.d.typedByAttribute && stringAttr === 'true') return textValue(raw, { type: 'string' });
-    if (this.d.typedByAttribute && stringAttr === 'false') {
+    // a JSON value starts like one: anything else is not worth a repair
+    if (this.d.typedByAttribute && stringAttr === 'false' && /^\s*[[{"\d.tfn-]/.test(raw)) {
       const parsed = parseJsonText(raw.trim());
       if (parsed.ok) return { value: parsed.value, repaired: parsed.repaired };
     }
