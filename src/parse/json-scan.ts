@@ -81,27 +81,36 @@ export function scanTagValue(
  * Tells, for positions asked in rising order, whether each lies inside a double-quoted string value: a string opened
  * on the same line (JSON and python strings hold no raw line break) while a `{`, `[` or `(` was open. That is how a
  * call's string argument holds tag-like text (`{"content": "…</think>…"}`, `f(text="<tool_call>")`); prose quoting
- * a word has no bracket open, so its tags still count. Brackets are counted outside strings from the start of the
- * text (never below zero), quotes from the start of each line; a backslash escapes the next character inside a
- * string. Single quotes are not counted (apostrophes in prose would flip every line). One pass over the text in all.
+ * a word has no bracket open, so its tags still count. Brackets are counted outside strings across lines (a
+ * pretty-printed call spans several; never below zero) and forgotten at a blank line (a paragraph's stray `(` does
+ * not reach the next), quotes from the start of each line; a backslash escapes the next character inside a string.
+ * Single quotes are not counted (apostrophes in prose would flip every line). One pass over the text in all.
  */
 export class StringValues {
   private at = 0;
   private depth = 0;
   private inString = false;
   private openDepth = 0;
+  /** Nothing but spaces since the last line break (or the start). */
+  private blankLine = true;
 
   constructor(private readonly text: string) {}
 
   /** Whether `pos` (not below any position asked before) lies inside a string value. */
   inside(pos: number): boolean {
     const { text } = this;
-    let { depth, inString, openDepth } = this;
+    let { depth, inString, openDepth, blankLine } = this;
     let i = this.at;
     for (; i < pos; i++) {
       const c = text.charCodeAt(i);
-      if (c === 10) inString = false;
-      else if (inString) {
+      if (c === 10) {
+        if (blankLine) depth = 0;
+        inString = false;
+        blankLine = true;
+        continue;
+      }
+      if (blankLine && c !== 32 && c !== 9 && c !== 13) blankLine = false;
+      if (inString) {
         if (c === 92) i++;
         else if (c === 34) inString = false;
       } else if (c === 34) {
@@ -115,6 +124,7 @@ export class StringValues {
     this.depth = depth;
     this.inString = inString;
     this.openDepth = openDepth;
+    this.blankLine = blankLine;
     return inString && openDepth > 0;
   }
 

@@ -135,12 +135,14 @@ describe('think tags inside a call are argument text; outside calls they mark re
     for (const reasoning of [
       'The user said "CET".\n</think>\n',
       'They asked "what time is it</think>',
+      'Two options (CET or UTC.\n\nThey wrote "CET</think>',
       `A draft: <tool_call>${json('get_time', { zone: 'UTC' })}</tool_call> no, CET.</think>\n`,
       'Maybe <tool_call> with UTC? No.</think>',
       '<think>I need {"zone": "CET"} for this.</think>',
     ]) {
       const r = parse(reasoning + answer);
       expect(r.calls.map(summary), reasoning).toEqual([['get_time', { zone: 'CET' }, 'xml-tags']]);
+      expect(stripThink(reasoning + answer).trim(), reasoning).toBe(answer);
     }
     const drafted = parse(`A draft: <tool_call>${json('get_time', { zone: 'UTC' })}</tool_call>.</think>\n${answer}`);
     expect(drafted.diagnostics.map((d) => d.code)).toEqual(['call-in-think']);
