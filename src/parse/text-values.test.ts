@@ -23,8 +23,10 @@ const SCHEDULER: ParseTool = {
       region: { $ref: '#/$defs/Region' },
       owner: { $ref: 'https://schemas.example/owner.json' },
       mixed: { anyOf: [{ type: 'integer' }, { $ref: '#/$defs/Missing' }] },
+      level: { allOf: [{ $ref: '#/$defs/Level' }], description: 'compression level' },
+      alias: { type: 'string', nullable: true },
     },
-    $defs: { Region: { type: 'string', enum: ['eu', 'us'] } },
+    $defs: { Region: { type: 'string', enum: ['eu', 'us'] }, Level: { type: 'integer', minimum: 1 } },
   },
 };
 
@@ -75,10 +77,15 @@ describe('textValue by the parameter schema', () => {
     expect(value('note', 'null').value).toBeNull();
     expect(value('note', '7').value).toBe('7');
     expect(value('tier', '2').value).toBe(2);
+    // OpenAPI's nullable adds null to the type
+    expect(value('alias', 'null').value).toBeNull();
+    expect(value('alias', '500').value).toBe('500');
   });
 
   it('a local $ref is followed; one that cannot be resolved counts as no schema', () => {
     expect(value('region', '42').value).toBe('42');
+    expect(value('level', '09').value).toBe(9);
+    expect(value('level', 'max').value).toBe('max');
     expect(value('owner', '42').value).toBe(42);
     expect(value('owner', 'ops team').value).toBe('ops team');
     // one unresolvable member makes the whole union unknown: the JSON-literal rule decides

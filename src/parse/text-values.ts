@@ -26,8 +26,9 @@ const MAX_SCHEMA_DEPTH = 8;
  *   parsers read it);
  * - `object` / `array`: the JSON (parseJsonText: repaired when jsonrepair was needed, flagged);
  * - `string`: the text as written;
- * - several types (`anyOf`, `oneOf`, a type array, an `enum` of mixed values): tried null, boolean, integer, number,
- *   object, array, then string; the first that reads the text decides;
+ * - several types (`anyOf`, `oneOf`, a type array, an `enum` of mixed values, OpenAPI's `nullable`): tried null,
+ *   boolean, integer, number, object, array, then string; the first that reads the text decides (`allOf` allows the
+ *   types every member allows);
  * - no schema (no tools, an unknown parameter, a `$ref` that cannot be resolved, a schema with no type): the text,
  *   unless the whole value is a JSON literal (`3`, `true`, `[1, 2]`), which is parsed.
  * In every case one line break right after the open tag and one right before the close tag are layout, not value,
@@ -179,6 +180,21 @@ function typesOf(schema: JSONSchema, root: JSONSchema, depth: number): Set<JsonT
   }
   const values = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : [];
   for (const v of values) add(valueType(v));
+  if (schema.nullable === true && types.size > 0) types.add('null');
+  // allOf: every member holds, so only the types all typed members allow (pydantic wraps a $ref in one)
+  if (Array.isArray(schema.allOf)) {
+    let all: Set<JsonType> | undefined = types.size > 0 ? new Set(types) : undefined;
+    for (const m of schema.allOf) {
+      if (!isSchema(m)) continue;
+      const inner = typesOf(m, root, depth + 1);
+      if (!inner) {
+        if (typeof m.$ref === 'string') return undefined;
+        continue;
+      }
+      all = all ? new Set([...all].filter((t) => inner.has(t))) : inner;
+    }
+    return all && all.size > 0 ? all : undefined;
+  }
   return types.size > 0 ? types : undefined;
 }
 
