@@ -145,7 +145,9 @@ describe('DeepSeek V3.2 DSML', () => {
     expect(acceptedCalls(r, 'xml-tags')).toEqual([]);
   });
 
-  it('a parameter without the string attribute is converted by the schema', () => {
+  it('the string attribute decides over the schema; without it the schema converts', () => {
+    // the model declared "5" a string: the grader, not the parser, says an integer was wanted
+    expect(parse(dsml(invoke('get_forecast', param('days', '5', true)))).calls[0]?.args).toEqual({ days: '5' });
     const r = parse(dsml(invoke('get_forecast', '<｜DSML｜parameter name="days">4</｜DSML｜parameter>\n')));
     expect(r.calls[0]?.args).toEqual({ days: 4 });
   });
