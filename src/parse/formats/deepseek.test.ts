@@ -184,6 +184,13 @@ describe('DeepSeek near-misses', () => {
     expect(attempts(dsml)).toEqual([]);
   });
 
+  it('a block opener that prose mentions does not open a block: the call after the prose is its own', () => {
+    const text = `For example, a list of calls opens with ${CALLS}. That token is written only when a tool is called for real, as now:\n${v31('get_forecast', '{"city": "Oslo"}')}`;
+    expect(summary(text)).toEqual([
+      { name: 'get_forecast', args: { city: 'Oslo' }, via: 'deepseek', truncated: false },
+    ]);
+  });
+
   it('a call introduced as an example is a quoted example', () => {
     const r = parse(`For example: ${CALLS}${v31('get_forecast', '{"city": "Oslo"}')}${CALLS_END}`);
     expect(r.calls).toEqual([]);

@@ -79,6 +79,16 @@ describe('OLMo 3 <function_calls> with python calls', () => {
     expect(r.diagnostics.map((d) => d.code)).toEqual(['unparseable-arguments']);
   });
 
+  it('an invoke after an OLMo block does not make the block Anthropic-style', () => {
+    const r = parse(
+      `${block('find_books(author="Rowling")')}\nand\n<invoke name="find_books">\n<parameter name="author">Gaiman</parameter>\n</invoke>`,
+    );
+    expect(r.calls.map((c) => [c.args, c.via])).toEqual([
+      [{ author: 'Rowling' }, 'olmo'],
+      [{ author: 'Gaiman' }, 'invoke-xml'],
+    ]);
+  });
+
   it('a <function_calls> block with <invoke> inside is Anthropic-style markup, not OLMo', () => {
     const r = parse(
       '<function_calls>\n<invoke name="find_books">\n<parameter name="author">Pratchett</parameter>\n</invoke>\n</function_calls>',
