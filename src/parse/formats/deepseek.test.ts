@@ -96,6 +96,10 @@ describe('DeepSeek V3.1 tokens', () => {
     const cut = parse(`${CALLS}${CALL}get_fore`);
     expect(cut.calls).toEqual([]);
     expect(cut.diagnostics.map((d) => d.code)).toEqual(['wrong-shape']);
+    // a name followed by other markup: the attempt is the token and the name, the text after it stays the reply's
+    const odd = parse(`${CALL}get_forecast<br> then {"name": "get_forecast", "arguments": {"city": "Oslo"}}`);
+    expect(odd.diagnostics.find((d) => d.code === 'wrong-shape')?.span).toEqual([0, CALL.length + 12]);
+    expect(odd.calls.map((c) => [c.name, c.via])).toEqual([['get_forecast', 'bare-json']]);
   });
 
   it('arguments that are not JSON are an unparseable attempt', () => {

@@ -144,16 +144,19 @@ function isCallStart(text: string, call: Token): boolean {
 }
 
 function readCall(text: string, ctx: FinderContext, tokens: TokenWalk, call: Token, found: Found): { end: number } {
+  // the name runs to the first `<` (isCallStart checked it); the separator token must be that `<`
+  const lt = text.slice(call.end, call.end + MAX_NAME).indexOf('<');
+  const nameEnd = lt < 0 ? Math.min(text.length, call.end + MAX_NAME) : call.end + lt;
+  const header = ctx.source.slice(call.end, nameEnd).trim();
   const sep = tokens.next(call.end);
-  const header = ctx.source.slice(call.end, sep ? sep.start : text.length).trim();
-  if (sep?.kind !== 'sep') {
-    const end = sep ? sep.start : text.length;
+  if (sep?.kind !== 'sep' || sep.start !== nameEnd) {
+    const end = sep?.kind === 'call-end' && sep.start === nameEnd ? sep.end : nameEnd;
     found.diagnostics.push({
       code: 'wrong-shape',
       message: `DeepSeek tool call ${header} has no <｜tool▁sep｜> before its arguments`,
       span: [call.start, end],
     });
-    return { end: sep?.kind === 'call-end' ? sep.end : end };
+    return { end };
   }
   const close = tokens.next(sep.end);
   const closed = close?.kind === 'call-end';
