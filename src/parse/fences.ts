@@ -1,3 +1,4 @@
+import type { ParseTool } from '../contracts/parse.js';
 import { atReadLimit, type Found, type FoundCall, isIntroducedAsExample } from './found-call.js';
 import { callsInBody } from './json-body.js';
 import { skipSpace } from './json-scan.js';
@@ -6,6 +7,11 @@ export interface FencedCall extends FoundCall {
   /** Info string of the fence (`tool_call`, `json`, `xml`, `python`, `` for a bare fence). */
   fence: string;
   inline: boolean;
+}
+
+/** What a fence finder accumulates, with the offered tools its bodies' text values are converted by. */
+interface Reading extends FenceFound {
+  tools: readonly ParseTool[];
 }
 
 /** A fence or inline code span, whether or not it held a call. */
@@ -48,8 +54,8 @@ const CALL_FENCES = new Set(['tool_call', 'tool', 'function_call', 'tool_code'])
  * does not start with a claimed region (so a string value holding tag-like text another finder claimed keeps it,
  * and a claimed call is not read twice).
  */
-export function findFencedCalls(text: string, source: string = text): FenceFound {
-  const out: FenceFound = { text, calls: [], diagnostics: [], spans: [], regions: [] };
+export function findFencedCalls(text: string, source: string = text, tools: readonly ParseTool[] = []): FenceFound {
+  const out: Reading = { text, calls: [], diagnostics: [], spans: [], regions: [], tools };
   if (!text.includes('```')) return out;
   let from = 0;
   let candidates = 0;
@@ -148,7 +154,7 @@ function opensCall(text: string, from: number): boolean {
 }
 
 function addRegion(
-  out: FenceFound,
+  out: Reading,
   source: string,
   span: [number, number],
   fence: string,
@@ -161,8 +167,12 @@ function addRegion(
 }
 
 /** Inline code spans `` `…` `` on one line (run after fences are masked). `source` as for findFencedCalls. */
-export function findInlineCodeCalls(text: string, source: string = text): FenceFound {
-  const out: FenceFound = { text, calls: [], diagnostics: [], spans: [], regions: [] };
+export function findInlineCodeCalls(
+  text: string,
+  source: string = text,
+  tools: readonly ParseTool[] = [],
+): FenceFound {
+  const out: Reading = { text, calls: [], diagnostics: [], spans: [], regions: [], tools };
   if (!text.includes('`')) return out;
   let from = 0;
   let candidates = 0;
@@ -205,7 +215,7 @@ function bodyOf(text: string, source: string, start: number, end: number): strin
 }
 
 function addBody(
-  out: FenceFound,
+  out: Reading,
   body: string,
   offset: number,
   span: [number, number],
@@ -214,7 +224,7 @@ function addBody(
   truncated: boolean,
 ): void {
   const attempt = !inline && CALL_FENCES.has(fence);
-  const found = callsInBody(body, offset, { attempt, truncated, requireArgs: !attempt });
+  const found = callsInBody(body, offset, { attempt, truncated, requireArgs: !attempt, tools: out.tools });
   if (inline) for (const c of found.calls) if (c.shape === 'json') c.shape = 'bare-json';
   if (isIntroducedAsExample(out.text, span[0]) && found.calls.length > 0) {
     out.diagnostics.push({

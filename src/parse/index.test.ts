@@ -375,3 +375,47 @@ describe('backticks inside a <tool_call> body', () => {
     expect((result.calls[0]!.args as { content: string }).content).toBe(content);
   });
 });
+
+describe('model formats where they meet the protocols', () => {
+  const tools = [{ name: 'lookup', inputSchema: { type: 'object', properties: { code: { type: 'string' } } } }];
+  const withTools = (t: string) => parseResponse({ text: t, toolCalls: [] }, 'xml-tags', { tools });
+
+  it("Qwen3-Coder's <function=…> inside <tool_call> converts its values by the offered tool's schema", () => {
+    const reply = '<tool_call>\n<function=lookup>\n<parameter=code>\n42\n</parameter>\n</function>\n</tool_call>';
+    expect(withTools(reply).calls[0]).toMatchObject({ via: 'function-tags', name: 'lookup', args: { code: '42' } });
+    expect(text(reply).calls[0]).toMatchObject({ via: 'function-tags', args: { code: 42 } });
+  });
+
+  it('a ```tool_call fence holding <function=…> converts by the schema too, and is reported as wrapped', () => {
+    const r = withTools('```tool_call\n<function=lookup><parameter=code>42</parameter></function>\n```');
+    expect(r.calls[0]).toMatchObject({
+      via: 'fenced',
+      fence: 'tool_call',
+      inner: 'function-tags',
+      args: { code: '42' },
+    });
+  });
+
+  it('a {"tool_calls": […]} wrapper keeps its shape inside <tool_call> and inside a fence: no strict detector reads it', () => {
+    const wrapper = JSON.stringify({ tool_calls: [{ name: 'lookup', arguments: { code: 'A7' } }] });
+    const tagged = text(`<tool_call>${wrapper}</tool_call>`);
+    expect(tagged.calls[0]).toMatchObject({ via: 'xlam', name: 'lookup', args: { code: 'A7' } });
+    expect(acceptedCalls(tagged, 'xml-tags')).toEqual([]);
+    const fenced = text(`\`\`\`json\n${wrapper}\n\`\`\``);
+    expect(fenced.calls[0]).toMatchObject({ via: 'fenced', fence: 'json', inner: 'xlam' });
+  });
+
+  it('a python call list inside <tool_call> is still the tag protocol, as before', () => {
+    const r = text('<tool_call>[lookup(code="A7")]</tool_call>');
+    expect(r.calls[0]).toMatchObject({ via: 'xml-tags', name: 'lookup', args: { code: 'A7' } });
+    expect(acceptedCalls(r, 'xml-tags')).toHaveLength(1);
+  });
+
+  it("a fenced JSON call whose string value holds another family's tokens keeps the value as written", () => {
+    const content = 'Mistral writes [TOOL_CALLS]name[ARGS]{"a": 1} and Llama <|python_tag|>{"name": "x"}';
+    const reply = `\`\`\`json\n${JSON.stringify({ name: 'write_note', arguments: { content } })}\n\`\`\``;
+    const r = text(reply);
+    expect(r.calls).toHaveLength(1);
+    expect(r.calls[0]).toMatchObject({ via: 'fenced', inner: 'json', name: 'write_note', args: { content } });
+  });
+});

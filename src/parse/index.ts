@@ -133,9 +133,9 @@ function textCalls(
   };
   for (const finder of DELIMITED) run(finder(masked, ctx));
   const delimited = claimed.length;
-  const fenced = findFencedCalls(masked);
+  const fenced = findFencedCalls(masked, source, tools);
   run(fenced);
-  const inline = findInlineCodeCalls(masked);
+  const inline = findInlineCodeCalls(masked, source, tools);
   run(inline);
   wrapInFences(claimed.slice(0, delimited), [...fenced.regions, ...inline.regions]);
   for (const finder of UNDELIMITED) run(finder(masked, ctx));

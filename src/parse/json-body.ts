@@ -6,6 +6,9 @@ import { parseJsonText } from './json-args.js';
 import { scanBalanced, skipSpace } from './json-scan.js';
 import { parsePythonCalls } from './python-call.js';
 
+/** `[name(`: how a python call list opens; no JSON value does. */
+const PYTHON_LIST_START = /^\[\s*[\p{L}_][\p{L}\p{N}_.]*\s*\(/u;
+
 /**
  * Calls in the body of a `<tool_call>` tag or a code fence: a JSON call object or array (repaired if
  * need be), else python-call syntax. `offset` maps body positions back to the reply. `attempt` says the
@@ -21,7 +24,8 @@ export function callsInBody(
   const i = skipSpace(body, 0);
   const ch = body[i];
   let jsonFound: Found | undefined;
-  if (ch === '{' || ch === '[') {
+  // `[name(` opens a python call list, never JSON: skip the JSON.parse and jsonrepair it would fail
+  if (ch === '{' || (ch === '[' && !PYTHON_LIST_START.test(body.slice(i, i + 200)))) {
     jsonFound = jsonCalls(body, i, offset, opts);
     if (jsonFound.calls.length > 0 || ch === '{') return jsonFound;
   }
@@ -111,7 +115,7 @@ function jsonCalls(
       name: c.name,
       args: c.args,
       rawArgs: calls.length === 1 ? rawArgsOf(text) : JSON.stringify(c.args),
-      shape: 'json',
+      shape: c.shape ?? 'json',
       repaired: parsed.repaired || c.repaired,
       truncated: opts.truncated || !scan.closed,
       doubleEncoded: parsed.doubleEncoded || c.doubleEncoded,

@@ -36,10 +36,12 @@ export function findXmlTagCalls(text: string, ctx: FinderContext): Found {
       // `</tool_call` without its `>` still closes the call, flagged truncated
       truncated: !region.full,
       requireArgs: false,
+      tools: ctx.tools,
     });
     for (const c of body.calls) {
-      // a <function=…> body keeps its shape: the tag is right, the call inside it not the protocol's
-      if (c.shape !== 'function-tags') c.shape = 'xml-tags';
+      // a <function=…> body or a {"tool_calls": […]} wrapper keeps its shape: the tag is right, the call inside it is
+      // not the protocol's (a Hermes detector reads "name" and "arguments" from the tag's JSON)
+      if (c.shape === 'json' || c.shape === 'python-call') c.shape = 'xml-tags';
       c.span = [start, end];
     }
     found.calls.push(...body.calls);
