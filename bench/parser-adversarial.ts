@@ -7,7 +7,7 @@ import type { BenchResult } from './types.js';
 // The compiled parser (dist/src, built by `npm run bench`), as `toolgauge grade` and `eval` run it.
 const DIST = join(ROOT, 'dist', 'src');
 const { parseResponse } = (await import(join(DIST, 'parse/index.js'))) as typeof import('../src/parse/index.js');
-const { ADVERSARIAL_INPUTS, SYNTAX_FRAGMENTS } = (await import(
+const { ADVERSARIAL_INPUTS, ADVERSARIAL_TOOLS, SYNTAX_FRAGMENTS } = (await import(
   join(DIST, 'parse/adversarial.js')
 )) as typeof import('../src/parse/adversarial.js');
 
@@ -35,7 +35,8 @@ function timeInputs(inputs: ReadonlyArray<readonly [string, string]>): Row[] {
     const times: number[] = [];
     for (let i = 0; i <= RUNS; i++) {
       const t0 = performance.now();
-      parseResponse({ text, toolCalls: [] }, 'xml-tags');
+      // with tools offered: the formats read only for offered tools run too
+      parseResponse({ text, toolCalls: [] }, 'xml-tags', { tools: ADVERSARIAL_TOOLS });
       times.push(performance.now() - t0);
     }
     rows.push({ name, mb: text.length / 1e6, cold: times[0] as number, median: median(times.slice(1)) });

@@ -1,16 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Protocol } from '../contracts/model.js';
-import { ADVERSARIAL_INPUTS, SYNTAX_FRAGMENTS } from './adversarial.js';
+import { ADVERSARIAL_INPUTS, ADVERSARIAL_TOOLS, SYNTAX_FRAGMENTS } from './adversarial.js';
 import { parseResponse } from './index.js';
 
 const PROTOCOLS: Protocol[] = ['native', 'xml-tags', 'json', 'python-call'];
 
 function parsesWithoutThrowing(text: string, protocols = PROTOCOLS): void {
   for (const protocol of protocols) {
-    const r = parseResponse({ text, toolCalls: [] }, protocol);
-    expect(Array.isArray(r.calls)).toBe(true);
-    expect(r.diagnostics.every((d) => d.code !== 'other' || !d.message.startsWith('parser fault'))).toBe(true);
+    // with no tools, and with tools offered (tool-named XML and schema conversion run only then)
+    for (const context of [{}, { tools: ADVERSARIAL_TOOLS }]) {
+      const r = parseResponse({ text, toolCalls: [] }, protocol, context);
+      expect(Array.isArray(r.calls)).toBe(true);
+      expect(r.diagnostics.every((d) => d.code !== 'other' || !d.message.startsWith('parser fault'))).toBe(true);
+    }
   }
 }
 
