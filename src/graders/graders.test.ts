@@ -348,3 +348,19 @@ describe('the calls of a transcript are found once and shared between graders', 
     expect(grade('markdown-wrapped', readSheet1, t)).toMatchObject({ pass: false, data: { wrapped: 1, calls: 2 } });
   });
 });
+
+describe('parseable names the family of a call in a model-native format', () => {
+  it('says which format the model wrote and that a strict detector misses it', () => {
+    const transcript = transcriptOf([{ text: '[TOOL_CALLS]get_weather[ARGS]{"city": "Oslo"}' }]);
+    const g = getGrader('parseable').grade({
+      case: caseOf({ calls: [{ tool: 'get_weather', args: {} }] }),
+      transcript,
+      protocol: 'xml-tags',
+      tools: [],
+    });
+    expect(g).toMatchObject({ pass: false, data: { level: 'repaired', via: ['mistral'] } });
+    expect(g?.reason).toBe(
+      "get_weather call found in Mistral's [TOOL_CALLS] format (via mistral); a strict xml-tags detector misses it (would parse with a lenient detector)",
+    );
+  });
+});

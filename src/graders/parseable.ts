@@ -1,6 +1,7 @@
 import type { Grade, GradeInput, Grader } from '../contracts/grade.js';
 import type { ParsedCall } from '../contracts/parse.js';
 import type { Turn } from '../contracts/transcript.js';
+import { shapeLabel } from '../parse/format-labels.js';
 import { acceptedCalls, isPythonCall } from '../parse/index.js';
 import { expectsCalls, fenceLabel, isWrapped, malformedAttempts } from './transcript-calls.js';
 
@@ -72,5 +73,6 @@ function describe(c: ParsedCall): string {
     return `cut off before its closing bracket (${c.via}; arguments parsed up to the cut)`;
   if (c.repaired) return `with arguments that only parse after jsonrepair (${c.via})`;
   if (c.via === 'native') return 'as a native tool call';
-  return `in the ${c.via} shape`;
+  if (c.via === 'fenced' || c.via === 'inline-code') return `in the ${c.via} shape`;
+  return `in ${shapeLabel(c.via)} (via ${c.via})`;
 }

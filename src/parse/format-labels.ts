@@ -13,7 +13,7 @@ const LABELS: Record<TextShape, string> = {
   'function-tags': '<function=…> tags (Qwen3-Coder / OpenHands / Llama 3.1)',
   mistral: "Mistral's [TOOL_CALLS] format",
   llama: "Llama's <|python_tag|> / <|python_start|> format",
-  deepseek: "DeepSeek's tool-call tokens",
+  deepseek: "DeepSeek's tool-call tokens or DSML markup",
   glm: "GLM's <arg_key>/<arg_value> format",
   kimi: "Kimi K2's tool-call section tokens",
   harmony: "gpt-oss's harmony format",

@@ -419,3 +419,27 @@ describe('model formats where they meet the protocols', () => {
     expect(r.calls[0]).toMatchObject({ via: 'fenced', inner: 'json', name: 'write_note', args: { content } });
   });
 });
+
+describe("Command R+'s directly_answer", () => {
+  const reply = (name: string) => `Action: \`\`\`json\n[{"tool_name": "${name}", "parameters": {}}]\n\`\`\``;
+
+  it('is the model answering without a tool: no call, a diagnostic says so', () => {
+    for (const name of ['directly_answer', 'directly-answer']) {
+      const r = text(reply(name));
+      expect(r.calls).toEqual([]);
+      expect(r.diagnostics).toEqual([
+        expect.objectContaining({
+          code: 'other',
+          message: `${name}: Command's way of answering without a tool, not a call`,
+        }),
+      ]);
+    }
+  });
+
+  it('is a call when the request offered a tool of that name', () => {
+    const r = parseResponse({ text: reply('directly_answer'), toolCalls: [] }, 'xml-tags', {
+      tools: [{ name: 'directly_answer' }],
+    });
+    expect(r.calls.map((c) => c.name)).toEqual(['directly_answer']);
+  });
+});

@@ -68,11 +68,26 @@ function parseUnchecked(
     }
   }
   const found = textCalls(maskSpans(text, think), text, tools);
-  calls.push(...found.calls);
+  for (const c of found.calls) {
+    if (isAnswerDirectly(c, tools)) {
+      diagnostics.push({
+        code: 'other',
+        message: `${c.name}: Command's way of answering without a tool, not a call`,
+        ...span(c),
+      });
+    } else calls.push(c);
+  }
   diagnostics.push(...found.diagnostics);
   calls.sort((a, b) => (a.span?.[0] ?? -1) - (b.span?.[0] ?? -1));
   summarise(calls, diagnostics);
   return { calls, diagnostics };
+}
+
+/** The pseudo-tool Command R/R+ templates offer for "answer without a tool" (when the request offered no such tool). */
+const ANSWER_DIRECTLY = new Set(['directly_answer', 'directly-answer']);
+
+function isAnswerDirectly(c: ParsedCall, tools: readonly ParseTool[]): boolean {
+  return ANSWER_DIRECTLY.has(c.name) && !tools.some((t) => t.name === c.name);
 }
 
 function nativeCall(native: NativeCall, calls: ParsedCall[], diagnostics: Diagnostic[]): void {
