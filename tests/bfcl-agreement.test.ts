@@ -86,6 +86,34 @@ describe('correct-arguments agrees with BFCL on real model outputs', () => {
     ]);
   });
 
+  it('agrees on ≥ 99% of the lines BFCL decoded in every category (docs/validity.md, per category)', () => {
+    const perCategory = new Map<string, { decoded: number; agree: number; all: number; agreeAll: number }>();
+    for (const r of rows) {
+      const t = perCategory.get(r.category) ?? { decoded: 0, agree: 0, all: 0, agreeAll: 0 };
+      t.all++;
+      if (r.bfclValid === r.ours) t.agreeAll++;
+      // irrelevance: BFCL decoded a call (and failed the reply); elsewhere: anything but a decoder failure
+      const decoded =
+        r.category === 'irrelevance'
+          ? r.bfclError === 'irrelevance_error:decoder_success'
+          : r.bfclError !== DECODER_FAILED;
+      if (decoded) {
+        t.decoded++;
+        if (r.bfclValid === r.ours) t.agree++;
+      }
+      perCategory.set(r.category, t);
+    }
+    const figures = Object.fromEntries([...perCategory].map(([c, t]) => [c, [t.decoded, t.agree, t.all, t.agreeAll]]));
+    expect(figures).toEqual({
+      simple_python: [777, 775, 800, 779],
+      multiple: [397, 397, 400, 398],
+      parallel: [390, 390, 400, 398],
+      live_simple: [496, 496, 516, 507],
+      irrelevance: [117, 117, 240, 233],
+    });
+    for (const t of perCategory.values()) expect(t.agree / t.decoded).toBeGreaterThanOrEqual(0.99);
+  });
+
   it('lines BFCL could not decode: toolgauge grades the call when only an end-of-turn token or a line break tripped BFCL', () => {
     const failed = rows.filter((r) => r.bfclError === DECODER_FAILED);
     const graded = failed.filter((r) => r.ours);
