@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ParseResult } from '../../contracts/parse.js';
-import { acceptedCalls, parseResponse } from '../index.js';
 import { findReasoningChannels } from './reasoning-channels.js';
-
-const parse = (text: string): ParseResult => parseResponse({ text, toolCalls: [] }, 'xml-tags');
-const codes = (r: ParseResult) => r.diagnostics.map((d) => d.code);
-
-function notAccepted(r: ParseResult): void {
-  for (const protocol of ['xml-tags', 'json', 'python-call'] as const) expect(acceptedCalls(r, protocol)).toEqual([]);
-}
+import { codes, notAccepted, parse } from './test-kit.js';
 
 const analysis = (text: string) => `<|channel|>analysis<|message|>${text}<|end|>`;
 const commentaryCall = (name: string, json: string) =>

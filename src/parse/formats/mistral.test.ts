@@ -1,14 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ParseResult } from '../../contracts/parse.js';
-import { acceptedCalls, parseResponse } from '../index.js';
-
-const parse = (text: string): ParseResult => parseResponse({ text, toolCalls: [] }, 'xml-tags');
-const codes = (r: ParseResult) => r.diagnostics.map((d) => d.code);
-
-/** No strict detector executes a family's own format: parseable fails it, the other graders judge it. */
-function notAccepted(r: ParseResult): void {
-  for (const protocol of ['xml-tags', 'json', 'python-call'] as const) expect(acceptedCalls(r, protocol)).toEqual([]);
-}
+import { codes, notAccepted, parse } from './test-kit.js';
 
 describe('mistral: [TOOL_CALLS] before v11 (a JSON list)', () => {
   it('reads one call with its id, the region from the token to the end of the list', () => {

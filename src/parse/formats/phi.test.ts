@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ParseResult } from '../../contracts/parse.js';
-import { acceptedCalls, parseResponse } from '../index.js';
-
-const parse = (text: string): ParseResult => parseResponse({ text, toolCalls: [] }, 'xml-tags');
-const codes = (r: ParseResult) => r.diagnostics.map((d) => d.code);
-
-function notAccepted(r: ParseResult): void {
-  for (const protocol of ['xml-tags', 'json', 'python-call'] as const) expect(acceptedCalls(r, protocol)).toEqual([]);
-}
+import { codes, notAccepted, parse } from './test-kit.js';
 
 describe('phi: functools[…]', () => {
   it('reads one call, the region from functools to the end of the list', () => {
