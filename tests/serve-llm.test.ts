@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,9 +19,30 @@ const tools: OpenAI.Chat.ChatCompletionTool[] = [
   },
 ];
 
+/** A raw request with the headers given as is (fetch would not let a test set Host). */
+function rawPost(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ model: 'mock', messages: [{ role: 'user', content: 'hi' }] });
+    const req = request(
+      `${url}/v1/chat/completions`,
+      { method: 'POST', headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => {
+          text += d.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 describe('toolgauge serve llm', () => {
   let child: ReturnType<typeof startCli>;
   let client: OpenAI;
+  let baseUrl: string;
 
   beforeAll(async () => {
     child = startCli(['serve', 'llm', '--port', '0']);
@@ -33,6 +55,7 @@ describe('toolgauge serve llm', () => {
       });
       child.on('exit', (code) => reject(new Error(`serve llm exited (${code}): ${stderr}`)));
     });
+    baseUrl = url;
     client = new OpenAI({ apiKey: 'sk-test-serve-llm', baseURL: `${url}/v1`, maxRetries: 0 });
   }, 60_000);
 
@@ -72,5 +95,33 @@ describe('toolgauge serve llm', () => {
       tools,
     });
     expect(unknown.choices[0]?.message.tool_calls ?? []).toEqual([]);
+  });
+
+  it('refuses a Host that is not loopback with its port, and a browser Origin that is not loopback (DNS rebinding)', async () => {
+    const port = new URL(baseUrl).port;
+    const refusedHeaders: Record<string, string>[] = [
+      { host: `evil.example:${port}` },
+      { host: `127.0.0.1.evil.example:${port}` },
+      { host: `127.0.0.1:${Number(port) + 1}` },
+      { host: 'localhost' },
+      { host: `localhost:${port}`, origin: 'http://evil.example' },
+      { host: `localhost:${port}`, origin: 'null' },
+    ];
+    for (const headers of refusedHeaders) {
+      const refused = await rawPost(baseUrl, headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      const message = (JSON.parse(refused.body) as { error: { message: string } }).error.message;
+      expect(message).toMatch(/^Forbidden: (Host|Origin) '.+'/);
+      expect(message).toContain(`127.0.0.1:${port}`);
+      expect(message).toContain('DNS rebinding');
+    }
+    const acceptedHeaders: Record<string, string>[] = [
+      { host: `localhost:${port}` },
+      { host: `[::1]:${port}` },
+      { host: `127.0.0.1:${port}`, origin: 'http://localhost:5173' },
+    ];
+    for (const headers of acceptedHeaders) {
+      expect((await rawPost(baseUrl, headers)).status, JSON.stringify(headers)).toBe(200);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loopbackRefusal, loopbackRefusalMessage } from '../../src/util/loopback-guard.js';
 import { toNeutral } from './to-neutral.js';
 import type { Fault, FaultPlan, LlmApi, LlmMockHandle, LlmMockOptions, MockReply, RecordedRequest } from './types.js';
 import { errorBody, estimateUsage, malformedFrame, type WireContext, type WireOutput } from './wire-output.js';
@@ -47,13 +48,16 @@ function authorised(req: IncomingMessage, key: string | undefined): boolean {
 /**
  * A wire-protocol mock of the OpenAI (Chat Completions and Responses), Anthropic and Ollama chat APIs on loopback
  * (node:http, no dependency), so tests drive the real SDK clients. Hand-written on purpose: fault injection needs
- * byte-level control of streams.
+ * byte-level control of streams. Answers loopback requests only (Host with its port, and any browser Origin): 403
+ * otherwise, the same guard as `serve mcp --http`.
  */
 export async function startLlmMock(options: LlmMockOptions): Promise<LlmMockHandle> {
   const requests: RecordedRequest[] = [];
   const perPath = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
   let count = 0;
+  // Set once listening (no request arrives before): the Host header must name this port.
+  let port = 0;
 
   const faultFor = (plan: FaultPlan | undefined, n: number, path: string): Fault | undefined => {
     const seen = perPath.get(path) ?? 0;
@@ -80,6 +84,9 @@ export async function startLlmMock(options: LlmMockOptions): Promise<LlmMockHand
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Before anything is read or recorded: a page elsewhere must not reach the mock through DNS rebinding.
+    const refusal = loopbackRefusal(req.headers, port);
+    if (refusal) return sendJson(res, 403, { error: { message: loopbackRefusalMessage(refusal, port) } });
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const text = await readBody(req);
     const n = ++count;
@@ -191,9 +198,9 @@ export async function startLlmMock(options: LlmMockOptions): Promise<LlmMockHand
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
+  port = (server.address() as AddressInfo).port;
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     requests,
     close: () =>

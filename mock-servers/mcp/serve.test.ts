@@ -6,8 +6,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isLoopbackRequest } from '../../src/util/loopback-guard.js';
 import { excelServer } from './excel/index.js';
-import { type HttpServeHandle, isLoopbackRequest, serveHttp } from './serve.js';
+import { type HttpServeHandle, serveHttp } from './serve.js';
 
 const STDIO_ENTRY = fileURLToPath(new URL('./excel/stdio.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -94,6 +95,13 @@ describe('serveHttp', () => {
       body: initBody,
     });
     expect(evil.status).toBe(403);
+    expect(JSON.parse(evil.body).error.message).toContain("Host 'evil.example' is not a loopback name or address");
+    const otherPort = await rawRequest(handle.url, {
+      method: 'POST',
+      headers: { ...mcpHeaders, host: `127.0.0.1:${Number(new URL(handle.url).port) + 1}` },
+      body: initBody,
+    });
+    expect(otherPort.status).toBe(403);
     const origin = await rawRequest(handle.url, {
       method: 'POST',
       headers: { ...mcpHeaders, origin: 'http://evil.example' },
@@ -131,6 +139,12 @@ describe('serveHttp', () => {
     expect(isLoopbackRequest({})).toBe(false);
     expect(isLoopbackRequest({ host: 'localhost:1', origin: 'null' })).toBe(false);
     expect(isLoopbackRequest({ host: 'localhost:1', origin: 'https://127.0.0.1:3000' })).toBe(true);
+    // With the server's port: the Host must name it (no port in the header means 80).
+    expect(isLoopbackRequest({ host: '127.0.0.1:8123' }, 8123)).toBe(true);
+    expect(isLoopbackRequest({ host: '[::1]:8123' }, 8123)).toBe(true);
+    expect(isLoopbackRequest({ host: '127.0.0.1:8124' }, 8123)).toBe(false);
+    expect(isLoopbackRequest({ host: 'localhost' }, 8123)).toBe(false);
+    expect(isLoopbackRequest({ host: 'localhost' }, 80)).toBe(true);
   });
 });
 

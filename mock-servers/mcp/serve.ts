@@ -8,6 +8,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { BuiltinServer } from '../../src/contracts/mock-server.js';
 import { ToolgaugeError } from '../../src/errors.js';
+import { loopbackRefusal, loopbackRefusalMessage } from '../../src/util/loopback-guard.js';
 
 export interface StdioServeHandle {
   /** Closes the server and stops reading stdin, so the process can exit even while stdin stays open. */
@@ -43,30 +44,6 @@ export interface HttpServeHandle {
 
 const MCP_PATH = '/mcp';
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-/** `127.0.0.1:8080` / `[::1]:8080` / `localhost` → host name without port. */
-function hostnameOf(hostHeader: string): string {
-  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1);
-  return hostHeader.split(':')[0] ?? '';
-}
-
-/**
- * DNS-rebinding guard (the SDK's `allowedHosts` option is deprecated in favour of middleware; plain node:http
- * has none, so this is the few lines of it): only loopback Host headers and, when sent, loopback Origins.
- */
-export function isLoopbackRequest(headers: IncomingMessage['headers']): boolean {
-  const host = headers.host;
-  if (!host || !LOOPBACK.has(hostnameOf(host).toLowerCase())) return false;
-  const origin = headers.origin;
-  if (origin === undefined) return true;
-  try {
-    return LOOPBACK.has(new URL(origin).hostname.toLowerCase());
-  } catch {
-    return false;
-  }
-}
-
 function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -108,10 +85,13 @@ const isInitialize = (body: unknown): boolean =>
 export async function serveHttp(builtin: BuiltinServer, opts: HttpServeOptions): Promise<HttpServeHandle> {
   const host = opts.host ?? '127.0.0.1';
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  // Set once listening (a request cannot arrive before): the Host header must name this port.
+  let port = 0;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!isLoopbackRequest(req.headers)) {
-      sendJsonRpcError(res, 403, -32000, 'Forbidden: only loopback Host and Origin headers are accepted');
+    const refusal = loopbackRefusal(req.headers, port);
+    if (refusal) {
+      sendJsonRpcError(res, 403, -32000, loopbackRefusalMessage(refusal, port));
       return;
     }
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_PATH) {
@@ -173,7 +153,7 @@ export async function serveHttp(builtin: BuiltinServer, opts: HttpServeOptions):
     );
     http.listen(opts.port, host, () => resolve());
   });
-  const { port } = http.address() as AddressInfo;
+  port = (http.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
 
   return {
