@@ -8,12 +8,7 @@ import type { JSONSchema } from './json-schema.js';
 export type CallVia = 'native' | 'fenced' | 'inline-code' | TextShape;
 
 /** The shapes a call can have in text (also the shape inside a fence or inline code, `inner`). */
-export type TextShape =
-  | 'xml-tags'
-  | 'json'
-  | 'bare-json'
-  | 'python-call'
-  | ModelFormat;
+export type TextShape = 'xml-tags' | 'json' | 'bare-json' | 'python-call' | ModelFormat;
 
 /**
  * Model families' own chat-template formats, written as text when no server-side tool parser turned them into native

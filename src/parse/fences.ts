@@ -167,11 +167,7 @@ function addRegion(
 }
 
 /** Inline code spans `` `…` `` on one line (run after fences are masked). `source` as for findFencedCalls. */
-export function findInlineCodeCalls(
-  text: string,
-  source: string = text,
-  tools: readonly ParseTool[] = [],
-): FenceFound {
+export function findInlineCodeCalls(text: string, source: string = text, tools: readonly ParseTool[] = []): FenceFound {
   const out: Reading = { text, calls: [], diagnostics: [], spans: [], regions: [], tools };
   if (!text.includes('`')) return out;
   let from = 0;
