@@ -1,6 +1,6 @@
 import type { CaseSession } from '../catalog/server-pool.js';
-import type { Message, ModelRequest, NativeCall, RenderedTool } from '../contracts/model.js';
-import type { ParseContext, ParsedCall, ParseTool } from '../contracts/parse.js';
+import type { Message, ModelRequest, NativeCall } from '../contracts/model.js';
+import type { ParseContext, ParsedCall } from '../contracts/parse.js';
 import type { Provider } from '../contracts/provider.js';
 import type { ToolDef } from '../contracts/tool.js';
 import type { ToolExecution, Transcript, Turn } from '../contracts/transcript.js';
