@@ -1,6 +1,6 @@
 import type { ProviderFactory } from '../../src/contracts/provider.js';
 import { ToolgaugeError } from '../../src/errors.js';
-import { readKey, registerHeaderSecrets } from '../shared/env.js';
+import { readBaseUrl, readKey } from '../shared/env.js';
 import { parseProviderOptions, rejectResponsesApi } from '../shared/options.js';
 import { createAnthropicProvider } from './anthropic-provider.js';
 
@@ -24,9 +24,8 @@ export const anthropicFactory: ProviderFactory = {
         },
       );
     }
-    registerHeaderSecrets(options.headers);
     const apiKey = readKey(ctx.env, options.apiKeyEnv ?? 'ANTHROPIC_API_KEY', id, true) as string;
-    const baseURL = options.baseURL ?? ctx.env.ANTHROPIC_BASE_URL ?? 'https://api.anthropic.com';
+    const baseURL = options.baseURL ?? readBaseUrl(ctx.env, 'ANTHROPIC_BASE_URL') ?? 'https://api.anthropic.com';
     return createAnthropicProvider({ id, model, options, apiKey, baseURL });
   },
 };

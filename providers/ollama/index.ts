@@ -1,5 +1,5 @@
 import type { ProviderFactory } from '../../src/contracts/provider.js';
-import { readKey, registerHeaderSecrets } from '../shared/env.js';
+import { readBaseUrl, readKey } from '../shared/env.js';
 import { parseProviderOptions, rejectResponsesApi } from '../shared/options.js';
 import { createOllamaProvider } from './ollama-provider.js';
 
@@ -12,9 +12,8 @@ export const ollamaFactory: ProviderFactory = {
     const id = `ollama:${model}`;
     const options = parseProviderOptions(id, rawOptions);
     rejectResponsesApi(id, options);
-    registerHeaderSecrets(options.headers);
     // ollama-js does not read OLLAMA_HOST itself, so we pass the host explicitly.
-    const host = options.baseURL ?? ctx.env.OLLAMA_HOST ?? 'http://127.0.0.1:11434';
+    const host = options.baseURL ?? readBaseUrl(ctx.env, 'OLLAMA_HOST') ?? 'http://127.0.0.1:11434';
     const headers: Record<string, string> = { ...options.headers };
     // A hosted Ollama (or a proxy in front of one) may want a bearer key: only when `apiKeyEnv` is set.
     const key = options.apiKeyEnv ? readKey(ctx.env, options.apiKeyEnv, id, true) : undefined;

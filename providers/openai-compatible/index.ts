@@ -1,7 +1,7 @@
 import type { ProviderFactory } from '../../src/contracts/provider.js';
 import { ToolgaugeError } from '../../src/errors.js';
 import { createOpenAIProvider } from '../openai/openai-provider.js';
-import { readKey, registerHeaderSecrets } from '../shared/env.js';
+import { readKey } from '../shared/env.js';
 import { parseProviderOptions } from '../shared/options.js';
 
 /**
@@ -24,7 +24,6 @@ export const openaiCompatibleFactory: ProviderFactory = {
         },
       );
     }
-    registerHeaderSecrets(options.headers);
     const apiKey = options.apiKeyEnv ? (readKey(ctx.env, options.apiKeyEnv, id, true) as string) : 'no-key';
     return createOpenAIProvider({
       id,

@@ -1,5 +1,5 @@
 import type { ProviderFactory } from '../../src/contracts/provider.js';
-import { readKey, registerHeaderSecrets } from '../shared/env.js';
+import { readBaseUrl, readKey } from '../shared/env.js';
 import { parseProviderOptions } from '../shared/options.js';
 import { createOpenAIProvider } from './openai-provider.js';
 
@@ -12,9 +12,8 @@ export const openaiFactory: ProviderFactory = {
   create(model, rawOptions, ctx) {
     const id = `openai:${model}`;
     const options = parseProviderOptions(id, rawOptions);
-    registerHeaderSecrets(options.headers);
     const apiKey = readKey(ctx.env, options.apiKeyEnv ?? 'OPENAI_API_KEY', id, true) as string;
-    const baseURL = options.baseURL ?? ctx.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+    const baseURL = options.baseURL ?? readBaseUrl(ctx.env, 'OPENAI_BASE_URL') ?? 'https://api.openai.com/v1';
     return createOpenAIProvider({
       id,
       kind: 'openai',

@@ -1,5 +1,5 @@
 import { ToolgaugeError } from '../../src/errors.js';
-import { isSecretHeader, registerSecret } from './redact.js';
+import { registerSecret, registerUrlCredentials } from './redact.js';
 
 /**
  * Reads an API key from the environment and registers it for redaction. A missing required key is PROVIDER_AUTH
@@ -24,12 +24,13 @@ export function readKey(
   return value;
 }
 
-/** Values of credential headers (Authorization, x-api-key, …) given in the config are secrets too. */
-export function registerHeaderSecrets(headers: Record<string, string> | undefined): void {
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    if (!isSecretHeader(name)) continue;
-    registerSecret(value);
-    const bearer = /^bearer\s+(.+)$/i.exec(value);
-    if (bearer?.[1]) registerSecret(bearer[1]);
-  }
+/**
+ * Reads a base URL from the environment (OPENAI_BASE_URL, ANTHROPIC_BASE_URL, OLLAMA_HOST) and registers the
+ * credentials it may carry (`https://user:pass@proxy/…`, `?api_key=…`) for redaction, as options' URLs are.
+ */
+export function readBaseUrl(env: Record<string, string | undefined>, variable: string): string | undefined {
+  const value = env[variable]?.trim();
+  if (!value) return undefined;
+  registerUrlCredentials(value);
+  return value;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ToolgaugeError } from '../../src/errors.js';
+import { registerCredentials } from './redact.js';
 
 /** Which tool the model must use: the API's own words are mapped per provider. */
 export const toolChoiceSchema = z.union([
@@ -45,8 +46,13 @@ export const providerOptionsSchema = z
 
 export type ProviderOptions = z.output<typeof providerOptionsSchema>;
 
-/** Validates a provider's options; unknown keys and bad values are CONFIG_INVALID naming the provider and key. */
+/**
+ * Validates a provider's options; unknown keys and bad values are CONFIG_INVALID naming the provider and key (never
+ * a value). Every credential the options carry (headers, URLs, key-like options) is registered for redaction first,
+ * valid or not, before any of it can be sent, quoted back or written.
+ */
 export function parseProviderOptions(providerId: string, options: Record<string, unknown>): ProviderOptions {
+  registerCredentials(options);
   const parsed = providerOptionsSchema.safeParse(options ?? {});
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => {

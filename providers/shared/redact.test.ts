@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { RenderedTool } from '../../src/contracts/model.js';
-import { readKey, registerHeaderSecrets } from './env.js';
+import { readBaseUrl, readKey } from './env.js';
 import { parseProviderOptions } from './options.js';
-import { markStable, REDACTED, redactSecrets, registerSecret } from './redact.js';
+import { markStable, REDACTED, redactSecrets, registerCredentials, registerSecret } from './redact.js';
 import { wireTools } from './wire-tools.js';
 
 describe('redactSecrets', () => {
   it('replaces registered keys deeply and blanks credential headers', () => {
     const key = readKey({ MY_KEY: 'sk-redact-test-0001' }, 'MY_KEY', 'p', true);
-    registerHeaderSecrets({ 'X-Api-Key': 'hdr-secret-777', 'X-Title': 'toolgauge' });
+    registerCredentials({ headers: { 'X-Api-Key': 'hdr-secret-777', 'X-Title': 'toolgauge' } });
     const value = {
       text: `key=${key} and hdr-secret-777`,
       list: [{ nested: `Bearer ${key}` }],
@@ -21,6 +21,47 @@ describe('redactSecrets', () => {
       headers: { Authorization: REDACTED, 'X-Title': 'toolgauge' },
     });
     expect(value.text).toContain('sk-redact-test-0001'); // the input is not mutated
+  });
+
+  it('registers credentials by their shape: headers, key-like options, URL userinfo and query', () => {
+    registerCredentials({
+      providers: [
+        {
+          id: 'x',
+          options: {
+            headers: { Authorization: 'Bearer tok-bearer-1', 'X-Portal-Token': 'tok-custom-2', 'X-Title': 'toolgauge' },
+            baseURL: 'https://someone:tok-pass-3@proxy.example/v1?api_key=tok%2Dquery-4&region=europe',
+            apiKey: 'tok-option-5',
+            nested: { password: 'tok-password-6', note: 'an ordinary sentence' },
+          },
+        },
+        {
+          id: 'y',
+          options: { url: 'https://tok-userinfo-7@git.example/x', endpoint: 'https://h.example/?key=tok-key-8' },
+        },
+      ],
+    });
+    const text =
+      'tok-bearer-1 tok-custom-2 tok-pass-3 tok-query-4 tok%2Dquery-4 tok-option-5 tok-password-6 tok-userinfo-7 tok-key-8';
+    expect(redactSecrets(text)).toBe(Array(9).fill(REDACTED).join(' '));
+    // What is not a credential stays: the header named for a title, the user beside a password, the other query.
+    expect(redactSecrets('toolgauge someone europe an ordinary sentence')).toBe(
+      'toolgauge someone europe an ordinary sentence',
+    );
+    expect(readBaseUrl({ OPENAI_BASE_URL: ' https://u:tok-env-url-9@h.example/v1 ' }, 'OPENAI_BASE_URL')).toBe(
+      'https://u:tok-env-url-9@h.example/v1',
+    );
+    expect(redactSecrets('https://u:tok-env-url-9@h.example/v1')).toBe(`https://u:${REDACTED}@h.example/v1`);
+  });
+
+  it('keeps a __proto__ key an ordinary key of the copy', () => {
+    registerSecret('proto-secret-42');
+    const value = JSON.parse('{"__proto__": {"polluted": "proto-secret-42"}, "other": 1}') as Record<string, unknown>;
+    const out = redactSecrets(value);
+    expect(Object.hasOwn(out, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(JSON.stringify(out)).toBe(`{"__proto__":{"polluted":"${REDACTED}"},"other":1}`);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('a stable subtree found clean is rescanned when a secret is registered later', () => {

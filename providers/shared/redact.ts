@@ -16,6 +16,19 @@ export const REDACTED = '[REDACTED]';
 
 /** Headers whose values are credentials whatever their content. */
 const SECRET_HEADER = /^(authorization|proxy-authorization|x-api-key|api-key|x-goog-api-key|cookie)$/i;
+/**
+ * Header names that carry a credential beyond the standard ones (X-Portal-Token, Ocp-Apim-Subscription-Key,
+ * X-Auth-User…). Used when registering a config's headers, not on the hot path of `redactSecrets`.
+ */
+const CREDENTIAL_HEADER = /key|token|secret|auth|passw|cookie|session|signature|credential/i;
+/** Option names whose string values are credentials (a provider plugin's `apiKey`, `token`, `password`…). */
+const SECRET_OPTION =
+  /^(api[-_]?key|api[-_]?token|access[-_]?token|auth[-_]?token|bearer[-_]?token|token|secret|client[-_]?secret|password|passwd)$/i;
+/** URL query parameters that carry a credential (`?key=`, `?api_key=`, `?token=`, `?sig=`…). */
+const SECRET_QUERY =
+  /^(key|api[-_]?key|x-goog-api-key|token|api[-_]?token|access[-_]?token|auth|auth[-_]?token|secret|client[-_]?secret|password|passwd|pwd|sig|signature)$/i;
+/** A header value that names its scheme: the credential is what follows (`Bearer sk-…`, `Basic dXNlcjpw…`). */
+const SCHEME_VALUE = /^(?:bearer|basic|token|apikey|key)\s+(\S+)$/i;
 
 /** Remember a secret value (keys shorter than 6 characters are ignored: too likely to match ordinary text). */
 export function registerSecret(value: string | undefined): void {
@@ -36,6 +49,70 @@ export function markStable<T extends object>(value: T): T {
   return value;
 }
 
+/**
+ * Registers every credential a config value carries, found by its shape wherever it sits: the values of credential
+ * headers inside a `headers` object (and the token after `Bearer `), options named like a key (`apiKey`, `token`,
+ * `password`…), and the credentials inside any URL (`https://user:pass@host/…`, `?key=…`, `?api_key=…`). Fed with
+ * every provider's options before anything is sent or written, so `redactSecrets` can replace them everywhere —
+ * including where a server or an SDK quotes them back (an error message, a reply, a URL in a stack).
+ */
+export function registerCredentials(value: unknown): void {
+  collect(value, false, 0);
+}
+
+function collect(value: unknown, inHeaders: boolean, depth: number): void {
+  if (value === null || typeof value !== 'object' || depth > 32) return;
+  if (Array.isArray(value)) {
+    for (const v of value) collect(v, false, depth + 1);
+    return;
+  }
+  for (const [k, v] of Object.entries(value)) {
+    if (typeof v !== 'string') {
+      collect(v, /^(headers|default[-_]?headers|extra[-_]?headers)$/i.test(k), depth + 1);
+      continue;
+    }
+    if (inHeaders ? isSecretHeader(k) || CREDENTIAL_HEADER.test(k) : SECRET_OPTION.test(k)) registerSecret(v);
+    const scheme = SCHEME_VALUE.exec(v.trim());
+    if (scheme?.[1] && (inHeaders || SECRET_OPTION.test(k))) registerSecret(scheme[1]);
+    if (v.includes('://')) registerUrlCredentials(v);
+  }
+}
+
+/**
+ * Registers the credentials inside a URL: the password of its userinfo (or the user alone, which is then the
+ * token, as in `https://TOKEN@host`), and the values of credential query parameters, both as written and decoded.
+ */
+export function registerUrlCredentials(text: string | undefined): void {
+  if (!text) return;
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return;
+  }
+  const secret = url.password || url.username;
+  if (secret) {
+    registerSecret(secret);
+    registerSecret(safeDecode(secret));
+  }
+  for (const pair of url.search.slice(1).split('&')) {
+    const eq = pair.indexOf('=');
+    if (eq < 0 || !SECRET_QUERY.test(safeDecode(pair.slice(0, eq)))) continue;
+    const raw = pair.slice(eq + 1);
+    registerSecret(raw);
+    registerSecret(safeDecode(raw.replace(/\+/g, ' ')));
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Whether a header's value is a credential whatever its content (Authorization, X-Api-Key, Cookie…). */
 export function isSecretHeader(name: string): boolean {
   // Called for every key of every raw request and response: reject by length and first letter before the regex.
   const n = name.length;
@@ -127,7 +204,13 @@ function walk(value: unknown, all: readonly string[], seen: WeakMap<object, unkn
   const out: Record<string, unknown> = {};
   seen.set(value, out);
   for (const [k, v] of Object.entries(value)) {
-    out[replaceAll(k, all)] = isSecretHeader(k) && typeof v === 'string' ? REDACTED : walk(v, all, seen);
+    const key = replaceAll(k, all);
+    const copy = isSecretHeader(k) && typeof v === 'string' ? REDACTED : walk(v, all, seen);
+    // `out['__proto__'] = …` would set the copy's prototype instead of a key (JSON.parse makes `__proto__` an own
+    // key): define it as the ordinary property it was.
+    if (key === '__proto__') {
+      Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+    } else out[key] = copy;
   }
   return out;
 }
