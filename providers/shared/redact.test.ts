@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RenderedTool } from '../../src/contracts/model.js';
 import { readBaseUrl, readKey } from './env.js';
 import { parseProviderOptions } from './options.js';
-import { markStable, REDACTED, redactSecrets, registerCredentials, registerSecret } from './redact.js';
+import { markStable, REDACTED, redactSecrets, registerCredentials, registerSecret, restoreRedacted } from './redact.js';
 import { wireTools } from './wire-tools.js';
 
 describe('redactSecrets', () => {
@@ -52,6 +52,29 @@ describe('redactSecrets', () => {
       'https://u:tok-env-url-9@h.example/v1',
     );
     expect(redactSecrets('https://u:tok-env-url-9@h.example/v1')).toBe(`https://u:${REDACTED}@h.example/v1`);
+  });
+
+  it('restoreRedacted takes the redacted strings back from the config they came from', () => {
+    const config = {
+      providers: [
+        { id: 'a', options: { headers: { Authorization: 'Bearer tok-restore-1', 'X-Title': 'toolgauge' } } },
+        { id: 'b', options: { baseURL: 'https://u:tok-restore-2@h.example/v1', temperature: 0 } },
+      ],
+      repeats: 2,
+    };
+    registerCredentials(config);
+    const header = redactSecrets(config);
+    expect(JSON.stringify(header)).not.toMatch(/tok-restore/);
+    expect(restoreRedacted(header, config)).toEqual(config);
+    // the header is what the run used: a value the file has changed since is not taken from it, nor a missing one
+    const edited = {
+      providers: [
+        { id: 'a', options: {} },
+        { id: 'b', options: { baseURL: 'https://u:tok-other-3@h2.example/v1', temperature: 0 } },
+      ],
+      repeats: 3,
+    };
+    expect(restoreRedacted(header, edited)).toEqual(header);
   });
 
   it('keeps a __proto__ key an ordinary key of the copy', () => {

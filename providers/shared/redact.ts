@@ -174,6 +174,35 @@ function containsAny(text: string, all: readonly string[]): boolean {
   return false;
 }
 
+/**
+ * `redacted` (a config as a run log's header keeps it) with every string redaction changed taken back from `original`
+ * at the same place — the config file it came from: how a resumed or replayed run gets the credentials its header
+ * does not hold. Only a string that redacts to exactly what the header holds is taken (the file may have changed
+ * since the run); any other place keeps the redacted value.
+ */
+export function restoreRedacted<T>(redacted: T, original: unknown): T {
+  registerCredentials(original);
+  return restore(redacted, original, 0) as T;
+}
+
+function restore(redacted: unknown, original: unknown, depth: number): unknown {
+  if (typeof redacted === 'string') {
+    const same = redacted.includes(REDACTED) && typeof original === 'string' && redactText(original) === redacted;
+    return same ? original : redacted;
+  }
+  if (redacted === null || typeof redacted !== 'object' || depth > 64) return redacted;
+  const from = original !== null && typeof original === 'object' ? (original as Record<string, unknown>) : {};
+  if (Array.isArray(redacted)) {
+    return redacted.map((v, i) => restore(v, Array.isArray(original) ? original[i] : undefined, depth + 1));
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(redacted)) {
+    const value = restore(v, Object.hasOwn(from, k) ? from[k] : undefined, depth + 1);
+    Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
 /** Redacts a plain string. */
 export function redactText(text: string, extra: readonly string[] = []): string {
   return redactSecrets(text, extra);
