@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { setTimeout as delay, setImmediate as nextTick } from 'node:timers/promises';
+import { redactSecrets, registerCredentials } from '../../providers/shared/redact.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import type { ProviderSlot, Strategy } from '../config/resolve.js';
@@ -41,8 +42,12 @@ const YIELD_MS = 10;
 export async function runEval(input: EvalInput): Promise<EvalOutcome> {
   const runLog = join(input.runDir, 'run.jsonl');
   const writer = new RunLogWriter(runLog, 'create');
-  const aggregate = new RunAggregate(input.header);
-  writer.write(input.header);
+  // Provider plugins and simulated providers take options no provider parser has seen: register what they carry
+  // too, so the effective config in the header — and anything quoting it later — is written redacted.
+  registerCredentials(input.header.config);
+  const header = redactSecrets(input.header);
+  const aggregate = new RunAggregate(header);
+  writer.write(header);
   const done = new Set<string>();
   let completed = 0;
   for (const r of input.resume?.records ?? []) {
@@ -69,7 +74,9 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
         lastYield = performance.now();
         await nextTick();
       }
-      const record = await runCase(item, pool, input.settings, input.signal);
+      // Every record is redacted once here, before the run log, the reports and the progress line see it: a
+      // provider plugin (or a tool server) may quote a credential in an error or a reply.
+      const record = redactSecrets(await runCase(item, pool, input.settings, input.signal));
       // A terminal's Ctrl-C reaches the stdio servers too; one may die before our own SIGINT handler has run.
       // Give the signal a moment to land so such a case is treated as interrupted, not as a server crash.
       if (record.error?.code === 'SERVER_CRASH' && !input.signal.aborted) await delay(250);
