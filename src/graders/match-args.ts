@@ -1,5 +1,6 @@
 import type { ExpectedCall } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
+import { MAX_JSON_DEPTH, nestsTooDeep } from '../util/json-depth.js';
 import { show } from './transcript-calls.js';
 
 /**
@@ -126,6 +127,11 @@ function isAllowed(value: unknown, w: WantedParam): boolean {
   return false;
 }
 
+/** The problem for arguments nested MAX_JSON_DEPTH levels deep or more (nestsTooDeep). */
+function tooDeepProblem(tool: string): string {
+  return `arguments of ${tool} nest ${MAX_JSON_DEPTH} levels deep or more (kept as JSON text below that depth, not compared)`;
+}
+
 /** A digit followed by `.`, `e` or `E` somewhere: without one, no parameter can be written as a float. */
 const FLOAT_HINT = /\d[.eE]/;
 
@@ -146,6 +152,7 @@ export interface CallLike {
  */
 export function matchCall(call: CallLike, expected: ExpectedCall, tool: ToolDef | undefined, explain = true): string[] {
   if (call.tool !== expected.tool) return [`called ${call.tool}; expected ${expected.tool}`];
+  if (nestsTooDeep(call.args)) return [tooDeepProblem(call.tool)];
   if (!isRecord(call.args)) return [`arguments of ${call.tool} are not an object: ${show(call.args)}`];
   const args = call.args;
   const { props, required } = schemaProps(tool);

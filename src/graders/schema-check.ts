@@ -2,6 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { JSONSchema } from '../contracts/json-schema.js';
 import { canonicalJson } from '../util/canonical-json.js';
+import { MAX_JSON_DEPTH, nestsTooDeep } from '../util/json-depth.js';
 import { compileSubset, type FormatTable, type SubsetValidate } from './schema-subset.js';
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object on some toolchains.
@@ -52,8 +53,13 @@ function compile(schema: JSONSchema): Compiled {
   return compiled;
 }
 
-/** Validates arguments against a tool's input schema (compiled once per distinct schema object). */
+/**
+ * Validates arguments against a tool's input schema (compiled once per distinct schema object). Arguments nested
+ * MAX_JSON_DEPTH levels deep or more are not validated (ajv's checks recurse): `skipped`, the argument matcher
+ * fails them.
+ */
 export function checkAgainstSchema(schema: JSONSchema, args: unknown): SchemaCheck {
+  if (nestsTooDeep(args)) return { ok: 'skipped', reason: `arguments nest ${MAX_JSON_DEPTH} levels deep or more` };
   let compiled = byObject.get(schema);
   if (compiled === undefined) {
     compiled = compile(schema);

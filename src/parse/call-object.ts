@@ -13,6 +13,8 @@ export interface CallFromJson {
   repaired: boolean;
   /** The arguments could not be parsed at all (args is then the raw string). */
   badArgs: boolean;
+  /** The arguments nest deeper than MAX_JSON_DEPTH: args is then their JSON text (json-args.ts). */
+  tooDeep?: true;
   id?: string;
   /**
    * Set when the call came out of a `{"tool_calls": [...]}` wrapper: `xlam` for plain `{name, arguments}` elements,
@@ -56,6 +58,7 @@ export function callFromObject(value: unknown, requireArgs: boolean, stringArgs 
     repaired: parsed.ok && parsed.repaired,
     badArgs: !parsed.ok,
   };
+  if (parsed.ok && parsed.tooDeep) call.tooDeep = true;
   const id = callId(value);
   if (id !== undefined) call.id = id;
   return call;

@@ -2,6 +2,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ModelResponse } from '../contracts/model.js';
 import { ToolgaugeError } from '../errors.js';
+import { jsonText } from '../util/json-text.js';
 import type { CassetteRequest, CassetteSlot } from './cassette-key.js';
 
 /** One recorded provider exchange: a line of cassettes.jsonl. */
@@ -85,10 +86,13 @@ export class CassetteStore {
     );
   }
 
-  /** Appends one entry (one synchronous write per line, so a line is whole or absent). */
+  /**
+   * Appends one entry (one synchronous write per line, so a line is whole or absent). jsonText: a recorded reply may
+   * hold arguments nested deeper than JSON.stringify can recurse.
+   */
   append(entry: CassetteEntry): void {
     mkdirSync(dirname(this.file), { recursive: true });
-    appendFileSync(this.file, `${JSON.stringify(entry)}\n`);
+    appendFileSync(this.file, `${jsonText(entry)}\n`);
     this.index(entry);
   }
 

@@ -1,8 +1,10 @@
 import type { CaseRecord } from '../contracts/run-log.js';
 import type { Turn } from '../contracts/transcript.js';
+import { jsonText } from '../util/json-text.js';
 import { escapeHtml as e } from './html-escape.js';
 
-const json = (v: unknown) => JSON.stringify(v, null, 2) ?? 'undefined';
+// jsonText: a model's arguments may nest deeper than JSON.stringify can recurse
+const json = (v: unknown) => jsonText(v, { indent: 2 }) ?? 'undefined';
 
 function pre(cls: string, text: string): string {
   return `<pre class="${cls}">${e(text)}</pre>`;

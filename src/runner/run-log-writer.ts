@@ -1,8 +1,10 @@
 import type { RunRecord } from '../contracts/run-log.js';
 import { BufferedFile } from '../util/buffered-file.js';
+import { jsonText } from '../util/json-text.js';
 
 /**
- * Appends records to run.jsonl (`JSON.stringify(record)` + LF) with synchronous writes of whole lines, so a record
+ * Appends records to run.jsonl (`JSON.stringify(record)` + LF, written by jsonText: a record holding a value nested
+ * thousands of levels deep, as a model can write, is written like any other) with synchronous writes of whole lines, so a record
  * is either fully on disk or absent: an interrupted run leaves a valid log of every case that finished. Lines
  * finished in the same turn of the event loop go out in one write (a syscall per record was ~8% of a zero-latency
  * run), encoded straight into a 2 MiB buffer: joining pending strings first copied every byte once more (~15% of
@@ -22,7 +24,7 @@ export class RunLogWriter {
 
   write(record: RunRecord): void {
     // One write call per line: the buffer only ever flushes whole lines.
-    this.out.write(JSON.stringify(record), true);
+    this.out.write(jsonText(record) as string, true);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
