@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { type LlmMockHandle, startLlmMock } from '../mock-servers/llm/index.js';
 import type { CaseRecord, RunHeader } from '../src/contracts/run-log.js';
 import { FIXTURES, readRecords, runDirFrom } from './cli-helpers.js';
@@ -151,5 +152,28 @@ describe('credentials in provider options never reach what a run writes (real CL
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/unknown option\(s\) 'apiKey'/);
     expect(res.stdout + res.stderr).not.toContain(secret);
+  });
+});
+
+describe('a run log keeps no credential, so a run resumed from it does not send the redaction marker as one', () => {
+  it('refuses, naming the option, when the config file no longer holds the credential the header redacted', async () => {
+    const secret = canary('resume');
+    const provider = (authorization: string) => ({
+      id: 'openai-compatible:resume',
+      options: { baseURL: `${mock.url}/v1`, maxRetries: 0, headers: { Authorization: authorization } },
+    });
+    const config = { suites: [SUITE], renderers: ['native-functions'], gate: { maxInfraErrorRate: 1 } };
+    const { file } = writeConfig({ ...config, providers: [provider(`Bearer ${secret}`)] });
+    const first = await runCliWithEnv(['eval', '-c', file], {});
+    expect(first.code, first.stderr).toBe(0);
+    const runDir = runDirFrom(first.stderr);
+    // The config file changed since: its credential is not the one the run used.
+    writeFileSync(file, stringify({ ...config, out: dirname(runDir), providers: [provider('Bearer another-key-1')] }));
+    const sentBefore = mock.requests.length;
+    const resumed = await runCliWithEnv(['eval', '--resume', runDir], {});
+    expect(resumed.code, resumed.stderr).toBe(2);
+    expect(resumed.stderr).toMatch(/option headers\.Authorization holds a redacted credential/);
+    expect(mock.requests.length).toBe(sentBefore);
+    expect(resumed.stdout + resumed.stderr + readFileSync(join(runDir, 'run.jsonl'), 'utf8')).not.toContain(secret);
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ToolgaugeError } from '../../src/errors.js';
-import { registerCredentials } from './redact.js';
+import { REDACTED, registerCredentials } from './redact.js';
 
 /** Which tool the model must use: the API's own words are mapped per provider. */
 export const toolChoiceSchema = z.union([
@@ -53,6 +53,7 @@ export type ProviderOptions = z.output<typeof providerOptionsSchema>;
  */
 export function parseProviderOptions(providerId: string, options: Record<string, unknown>): ProviderOptions {
   registerCredentials(options);
+  rejectRedacted(providerId, options ?? {}, '');
   const parsed = providerOptionsSchema.safeParse(options ?? {});
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => {
@@ -67,6 +68,22 @@ export function parseProviderOptions(providerId: string, options: Record<string,
     provider: providerId,
     issues: problems,
   });
+}
+
+/**
+ * A run log keeps its config redacted: options taken from one (a resumed or replayed run) whose credential could not
+ * be found again would send the marker itself as a key. Refused, naming where, instead of failing as a bad key.
+ */
+function rejectRedacted(providerId: string, value: unknown, where: string): void {
+  if (typeof value === 'string' && value.includes(REDACTED)) {
+    throw new ToolgaugeError(
+      'CONFIG_INVALID',
+      `provider ${providerId}: option ${where} holds a redacted credential (run logs keep none); run from the config file that has it`,
+      { provider: providerId, option: where },
+    );
+  }
+  if (value === null || typeof value !== 'object') return;
+  for (const [k, v] of Object.entries(value)) rejectRedacted(providerId, v, where ? `${where}.${k}` : k);
 }
 
 /** For providers without an OpenAI API choice: `api: 'responses'` is a config mistake, not something to ignore. */

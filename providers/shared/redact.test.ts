@@ -29,7 +29,12 @@ describe('redactSecrets', () => {
         {
           id: 'x',
           options: {
-            headers: { Authorization: 'Bearer tok-bearer-1', 'X-Portal-Token': 'tok-custom-2', 'X-Title': 'toolgauge' },
+            headers: {
+              'Proxy-Authorization': `Basic ${Buffer.from('someone:tok-basic-10').toString('base64')}`,
+              Authorization: 'Bearer tok-bearer-1',
+              'X-Portal-Token': 'tok-custom-2',
+              'X-Title': 'toolgauge',
+            },
             baseURL: 'https://someone:tok-pass-3@proxy.example/v1?api_key=tok%2Dquery-4&region=europe',
             apiKey: 'tok-option-5',
             nested: { password: 'tok-password-6', note: 'an ordinary sentence' },
@@ -42,8 +47,8 @@ describe('redactSecrets', () => {
       ],
     });
     const text =
-      'tok-bearer-1 tok-custom-2 tok-pass-3 tok-query-4 tok%2Dquery-4 tok-option-5 tok-password-6 tok-userinfo-7 tok-key-8';
-    expect(redactSecrets(text)).toBe(Array(9).fill(REDACTED).join(' '));
+      'tok-basic-10 tok-bearer-1 tok-custom-2 tok-pass-3 tok-query-4 tok%2Dquery-4 tok-option-5 tok-password-6 tok-userinfo-7 tok-key-8';
+    expect(redactSecrets(text)).toBe(Array(10).fill(REDACTED).join(' '));
     // What is not a credential stays: the header named for a title, the user beside a password, the other query.
     expect(redactSecrets('toolgauge someone europe an ordinary sentence')).toBe(
       'toolgauge someone europe an ordinary sentence',
@@ -130,5 +135,9 @@ describe('parseProviderOptions', () => {
     expect(() => parseProviderOptions('p', { maxTokenz: 1 })).toThrow(/unknown option.*'maxTokenz'.*valid options/);
     expect(() => parseProviderOptions('p', { baseURL: 'not a url' })).toThrow(/baseURL/);
     expect(() => parseProviderOptions('p', { toolChoice: 'always' })).toThrow(/toolChoice/);
+    // a credential a run log redacted is not sent as one
+    expect(() => parseProviderOptions('p', { headers: { Authorization: REDACTED } })).toThrow(
+      /option headers\.Authorization holds a redacted credential/,
+    );
   });
 });

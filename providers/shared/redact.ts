@@ -73,7 +73,12 @@ function collect(value: unknown, inHeaders: boolean, depth: number): void {
     }
     if (inHeaders ? isSecretHeader(k) || CREDENTIAL_HEADER.test(k) : SECRET_OPTION.test(k)) registerSecret(v);
     const scheme = SCHEME_VALUE.exec(v.trim());
-    if (scheme?.[1] && (inHeaders || SECRET_OPTION.test(k))) registerSecret(scheme[1]);
+    if (scheme?.[1] && (inHeaders || SECRET_OPTION.test(k))) {
+      registerSecret(scheme[1]);
+      // Basic credentials are base64 of `user:password`: the password may be quoted back in clear.
+      if (/^basic/i.test(v.trim()))
+        registerSecret(/^[^:]*:(.+)$/s.exec(Buffer.from(scheme[1], 'base64').toString())?.[1]);
+    }
     if (v.includes('://')) registerUrlCredentials(v);
   }
 }
