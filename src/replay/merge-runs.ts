@@ -5,6 +5,7 @@ import { ToolgaugeError } from '../errors.js';
 import { RunAggregate } from '../report/aggregate.js';
 import { RunLogWriter } from '../runner/run-log-writer.js';
 import { canonicalJson } from '../util/canonical-json.js';
+import { lockRunDir } from '../util/run-lock.js';
 import { CASSETTE_FILE } from './cassettes.js';
 import { caseRecords, readHeader, runLogOf } from './run-log-io.js';
 
@@ -81,6 +82,7 @@ export async function mergeRuns(dirs: string[], outDir: string, runId: string): 
   };
   const dir = resolve(outDir);
   mkdirSync(dir, { recursive: true });
+  const lock = lockRunDir(dir, 'merge');
   const runLog = join(dir, 'run.jsonl');
   const writer = new RunLogWriter(runLog, 'create');
   const aggregate = new RunAggregate(header);
@@ -117,6 +119,7 @@ export async function mergeRuns(dirs: string[], outDir: string, runId: string): 
   } catch (e) {
     writer.close();
     rmSync(runLog, { force: true }); // no half-merged log left behind
+    lock.release();
     throw e;
   } finally {
     writer.close();
@@ -125,5 +128,6 @@ export async function mergeRuns(dirs: string[], outDir: string, runId: string): 
     const cassettes = join(resolve(d), CASSETTE_FILE);
     if (existsSync(cassettes)) appendFileSync(join(dir, CASSETTE_FILE), readFileSync(cassettes));
   }
+  lock.release();
   return { header, aggregate, runLog, interrupted, warnings };
 }

@@ -17,6 +17,7 @@ import { RunAggregate } from '../report/aggregate.js';
 import { parseTools } from '../runner/parse-tools.js';
 import { RunLogWriter } from '../runner/run-log-writer.js';
 import { canonicalJson } from '../util/canonical-json.js';
+import { lockRunDir } from '../util/run-lock.js';
 import { caseRecords, readHeader, runLogOf } from './run-log-io.js';
 
 export interface RegradeOptions {
@@ -80,6 +81,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
 
   const dir = options.inPlace ? resolve(runDir) : resolve(options.outDir);
   mkdirSync(dir, { recursive: true });
+  const lock = lockRunDir(dir, options.inPlace ? 'regrade --in-place' : 'regrade');
   const target = join(dir, options.inPlace ? 'run.jsonl.regrading' : 'run.jsonl');
   const writer = new RunLogWriter(target, 'create');
   const out: RunHeader = options.inPlace ? header : { ...header, runId: dir.split(/[\\/]/).pop() ?? header.runId };
@@ -167,6 +169,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
     for (const t of gradedTools.values()) await t.close();
   }
   if (options.inPlace) renameSync(target, join(dir, 'run.jsonl'));
+  lock.release();
   if (drifted) notes.push(`${drifted} record(s) were graded against a tool catalog that changed since the run`);
   if (reread) notes.push(`${reread} record(s) whose replies the current parser reads differently than the run did`);
   return {

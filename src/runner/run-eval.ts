@@ -2,10 +2,12 @@ import { join } from 'node:path';
 import { setTimeout as delay, setImmediate as nextTick } from 'node:timers/promises';
 import { redactSecrets, registerCredentials } from '../../providers/shared/redact.js';
 import { ServerPool } from '../catalog/server-pool.js';
+import { checkListedExpectations } from '../config/check-expectations.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import type { ProviderSlot, Strategy } from '../config/resolve.js';
 import type { CaseRecord, RunHeader } from '../contracts/run-log.js';
 import { RunAggregate } from '../report/aggregate.js';
+import { lockRunDir } from '../util/run-lock.js';
 import { type PlanItem, plan } from './plan.js';
 import { type CaseSettings, runCase } from './run-case.js';
 import { RunLogWriter } from './run-log-writer.js';
@@ -40,7 +42,10 @@ const YIELD_MS = 10;
  * finished case to run.jsonl. On abort, in-flight cases are dropped (not logged) so `--resume` reruns them.
  */
 export async function runEval(input: EvalInput): Promise<EvalOutcome> {
+  // Before any model is called or anything written: expected calls against the tools the servers list.
+  await checkListedExpectations(input.suites, { waitMs: input.settings.toolMs, signal: input.signal });
   const runLog = join(input.runDir, 'run.jsonl');
+  const lock = lockRunDir(input.runDir, input.resume ? 'eval --resume' : 'eval');
   const writer = new RunLogWriter(runLog, 'create');
   // Provider plugins and simulated providers take options no provider parser has seen: register what they carry
   // too, so the effective config in the header — and anything quoting it later — is written redacted.
@@ -101,6 +106,7 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
       errors: aggregate.totalErrors,
     });
     writer.close();
+    lock.release();
   }
   return { aggregate, interrupted: input.signal.aborted, runLog };
 }

@@ -9,6 +9,7 @@ import { ToolgaugeError } from '../../errors.js';
 import { RunAggregate } from '../../report/aggregate.js';
 import { RunLogWriter } from '../../runner/run-log-writer.js';
 import { inShard, type Shard } from '../../runner/shard.js';
+import { lockRunDir } from '../../util/run-lock.js';
 import { type CaseToolList, CaseTools } from './case-tools.js';
 import { lineBatches } from './line-batches.js';
 import { type OutputLine, outputLineFromText } from './output-line.js';
@@ -128,6 +129,7 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
   };
   // Created only now: a file with a bad line leaves no empty run folder behind.
   mkdirSync(input.runDir, { recursive: true });
+  const lock = lockRunDir(input.runDir, 'grade');
   input.onStart?.(planned, header);
   const runLog = join(input.runDir, 'run.jsonl');
   const writer = new RunLogWriter(runLog);
@@ -169,6 +171,7 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
       errors: aggregate.totalErrors,
     });
     writer.close();
+    lock.release();
   }
   return { aggregate, runLog, header, interrupted };
 }
