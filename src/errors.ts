@@ -43,8 +43,21 @@ export const USAGE_CODES: ReadonlySet<ErrorCode> = new Set([
   'UNKNOWN_GRADER',
   'UNKNOWN_SERVER',
   'SERVER_START',
+  // A provider's API key missing from the environment (or refused): the user's setup to fix, not a fault of ours.
+  'PROVIDER_AUTH',
   'USAGE',
 ]);
+
+/** Exit code of a bad invocation or configuration: an unknown option, a bad value, a missing file or key, a busy port. */
+export const EXIT_USAGE = 2;
+
+/** Exit code of an infrastructure fault or a bug: the run could not be carried out as configured. */
+export const EXIT_INTERNAL = 3;
+
+/** The exit code a command that failed with `e` ends with: EXIT_USAGE for the usage codes, else EXIT_INTERNAL. */
+export function exitCodeOf(e: unknown): number {
+  return isToolgaugeError(e) && USAGE_CODES.has(e.code) ? EXIT_USAGE : EXIT_INTERNAL;
+}
 
 export function isToolgaugeError(e: unknown): e is ToolgaugeError {
   return e instanceof ToolgaugeError;

@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { ConfigSchema } from '../config/config-schema.js';
 import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
 import { resolveGraders, resolveProviders, resolveStrategies } from '../config/resolve.js';
@@ -34,6 +35,7 @@ export interface EvalFlags extends ConfigOverrides, CassetteFlags {
 }
 
 export async function evalCommand(flags: EvalFlags): Promise<number> {
+  checkRanges(flags);
   const resumed = flags.resume ? await readResume(flags.resume) : undefined;
   const mode = cassetteMode(flags);
   const shard = flags.shard ? parseShard(flags.shard) : resumed?.header.shard;
@@ -41,7 +43,8 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   const loaded: LoadedConfig = fromHeader
     ? { ...loadConfig(fromHeader.configFile, {}), config: fromHeader.config as LoadedConfig['config'] }
     : loadConfig(flags.config, flags);
-  if (resumed && flags.concurrency) loaded.config.concurrency = flags.concurrency;
+  // A resumed or replayed run keeps its own config, but may run with another concurrency.
+  if (fromHeader && flags.concurrency !== undefined) loaded.config.concurrency = flags.concurrency;
   const { config } = loaded;
   const suites = loadSuites(loaded, flags.filter);
   // The cases' prompts go to the token worker now, to be counted on the other core while the run goes on.
@@ -146,6 +149,31 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   }
   for (const line of judged.verdict.lines) process.stderr.write(`${line}\n`);
   return judged.verdict.exitCode;
+}
+
+/** The flags that override a bounded number of the config, with the config field that sets its bounds. */
+const BOUNDED_FLAGS = [
+  ['repeat', 'repeats', '--repeat'],
+  ['concurrency', 'concurrency', '--concurrency'],
+  ['maxTurns', 'maxTurns', '--max-turns'],
+] as const;
+
+/**
+ * A flag's value obeys the bounds the config file's field has (one source: the config schema), so the command line
+ * cannot run what a config file may not: `--concurrency 0` would start no case, `--max-turns 0` would ask nothing.
+ */
+function checkRanges(flags: EvalFlags): void {
+  for (const [flag, field, name] of BOUNDED_FLAGS) {
+    const value = flags[flag];
+    if (value === undefined) continue;
+    const bounds = ConfigSchema.shape[field].unwrap();
+    if (!bounds.safeParse(value).success) {
+      throw new ToolgaugeError(
+        'USAGE',
+        `${name} ${value}: must be a whole number from ${bounds.minValue} to ${bounds.maxValue}`,
+      );
+    }
+  }
 }
 
 async function readResume(dir: string): Promise<{ header: RunHeader; records: CaseRecord[] }> {

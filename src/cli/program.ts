@@ -1,33 +1,60 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { isToolgaugeError, USAGE_CODES } from '../errors.js';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { EXIT_INTERNAL, EXIT_USAGE, exitCodeOf, isToolgaugeError } from '../errors.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 const int = (name: string) => (value: string) => {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number`);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(n)) {
+    throw new InvalidArgumentError(`${name} must be a whole number`);
+  }
+  return n;
+};
+/** A TCP port: 0 (any free port) to 65535, refused here rather than by listen() as a fault of ours. */
+const port = (name: string) => (value: string) => {
+  const n = int(name)(value);
+  if (n > 65535) throw new InvalidArgumentError(`${name} must be a port from 0 to 65535 (0 = any free port)`);
   return n;
 };
 
 let verbose = false;
 
+/** Runs a command's action; its result is the exit code. A thrown error reaches main(), which reports it. */
 async function run(action: () => Promise<number>): Promise<void> {
-  try {
-    process.exitCode = await action();
-  } catch (e) {
-    if (isToolgaugeError(e)) {
-      process.stderr.write(`toolgauge: ${e.message}\n`);
-      if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
-      process.exitCode = USAGE_CODES.has(e.code) ? 2 : 3;
-      return;
-    }
-    process.stderr.write(`toolgauge: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
-    if (verbose && e instanceof Error) process.stderr.write(`${e.stack}\n`);
-    else process.stderr.write('(run again with --verbose for the stack trace)\n');
-    process.exitCode = 3;
-  }
+  process.exitCode = await action();
 }
 
+/**
+ * One line on stderr for an error that ended the command, and its exit code: EXIT_USAGE (2) for every bad
+ * invocation (commander's unknown option, missing or invalid argument, unknown command; a typed usage error of a
+ * command), EXIT_INTERNAL (3) for an infrastructure fault or a bug.
+ */
+function reportError(e: unknown): number {
+  if (e instanceof CommanderError) {
+    // --help and --version end here too, with exit code 0. A command line with no command prints the help on
+    // stderr (code commander.help); every other commander error is one line with a pointer to the help.
+    if (e.exitCode === 0) return 0;
+    if (e.code !== 'commander.help') {
+      // Commander puts its "(Did you mean --repeat?)" on a second line: one line, for logs and for grep.
+      const message = e.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+      process.stderr.write(`toolgauge: ${message} (run with --help for usage)\n`);
+    }
+    return EXIT_USAGE;
+  }
+  if (isToolgaugeError(e)) {
+    process.stderr.write(`toolgauge: ${e.message}\n`);
+    if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
+    return exitCodeOf(e);
+  }
+  process.stderr.write(`toolgauge: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+  if (verbose && e instanceof Error) process.stderr.write(`${e.stack}\n`);
+  else process.stderr.write('(run again with --verbose for the stack trace)\n');
+  return EXIT_INTERNAL;
+}
+
+// exitOverride: commander throws its errors (a CommanderError) instead of exiting with code 1, so reportError
+// maps them like every other usage error; its own "error: …" output is silenced for the same reason. Both
+// settings are inherited by every subcommand created below.
 const program = new Command()
   .name('toolgauge')
   .description('Measure how the way an agent presents its tools to an LLM changes whether it calls them correctly.')
@@ -36,7 +63,8 @@ const program = new Command()
   .hook('preAction', (cmd) => {
     verbose = Boolean(cmd.opts().verbose);
   })
-  .showHelpAfterError('(run with --help for usage)');
+  .exitOverride()
+  .configureOutput({ outputError: () => {} });
 
 program
   .command('eval')
@@ -319,7 +347,7 @@ const serve = program.command('serve').description('Run a bundled mock server');
 serve
   .command('mcp <name>')
   .description('Serve a bundled mock MCP server over stdio (default) or Streamable HTTP on 127.0.0.1')
-  .option('--http <port>', 'serve over HTTP on this port (0 = any free port)', int('--http'))
+  .option('--http <port>', 'serve over HTTP on this port (0 = any free port)', port('--http'))
   .action((name: string, opts: { http?: number }) =>
     run(async () => {
       const { serveMcpCommand } = await import('./serve-command.js');
@@ -329,7 +357,7 @@ serve
 serve
   .command('llm')
   .description('Serve the LLM wire-protocol mock (OpenAI, Anthropic, Ollama) on 127.0.0.1')
-  .option('--port <port>', 'port (0 = any free port)', int('--port'), 0)
+  .option('--port <port>', 'port (0 = any free port)', port('--port'), 0)
   .addOption(new Option('--persona <name>', 'simulated persona that answers').default('oracle'))
   .option(
     '-s, --suite <suite>',
@@ -345,5 +373,9 @@ serve
 
 /** Parses the command line and runs the command (the exit code is left in process.exitCode). */
 export async function main(argv: string[]): Promise<void> {
-  await program.parseAsync(argv);
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    process.exitCode = reportError(e);
+  }
 }

@@ -33,7 +33,7 @@ export async function replayCommand(runDir: string, flags: ReplayFlags): Promise
   const common = {
     baseRun: header,
     onlyKeys,
-    ...(flags.concurrency ? { concurrency: flags.concurrency } : {}),
+    ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(flags.quiet ? { quiet: true } : {}),
   };
   if (flags.live) return evalCommand({ ...common, record: true });

@@ -30,7 +30,7 @@ export async function serveMcpCommand(name: string, httpPort: number | undefined
     await handle.close();
     return 0;
   }
-  const handle = await serveHttp(server, { port: httpPort });
+  const handle = await onPort('--http', httpPort, () => serveHttp(server, { port: httpPort }));
   process.stderr.write(`toolgauge mock MCP server '${name}' (${server.toolCount} tools) on ${handle.url}\n`);
   await stopped;
   await handle.close();
@@ -55,10 +55,9 @@ export async function serveLlmCommand(port: number, persona: string, suiteSpecs:
     : bundledSuiteFiles().map((file) => loadSuite(file));
   const oracles = caseOracles(suites);
   const stopped = waitForSignal();
-  const handle = await serveLlm({
-    port,
-    responder: providerResponder(provider, (request) => oracles.lookup(request.messages)),
-  });
+  const handle = await onPort('--port', port, () =>
+    serveLlm({ port, responder: providerResponder(provider, (request) => oracles.lookup(request.messages)) }),
+  );
   process.stderr.write(
     `answers come from the simulated persona sim:${persona}; it knows the expectations of ${oracles.cases} case(s) ` +
       `of ${suites.map((s) => s.suite.name).join(', ')}, recognised by their prompt\n`,
@@ -71,6 +70,44 @@ export async function serveLlmCommand(port: number, persona: string, suiteSpecs:
   await stopped;
   await handle.close();
   return 0;
+}
+
+/** Errors of listen() that come from the port the user chose, not from the server: what to tell the user. */
+const PORT_ERRORS: Readonly<Record<string, (port: number) => string>> = {
+  EADDRINUSE: (port) => `port ${port} is already in use on 127.0.0.1`,
+  EACCES: (port) => `port ${port} needs privileges to listen on`,
+  EADDRNOTAVAIL: (port) => `port ${port} is not available on 127.0.0.1`,
+};
+
+/**
+ * Starts a server on the port given by `flag`: a port that is busy or refused is a usage error (exit 2) naming the
+ * flag and the port, whichever server failed and however it wrapped the listen() error.
+ */
+async function onPort<T>(flag: string, port: number, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (e) {
+    const why = portError(e, port);
+    if (!why) throw e;
+    throw new ToolgaugeError(
+      'USAGE',
+      `${flag} ${port}: ${why}; choose another port, or 0 for any free one`,
+      { port },
+      {
+        cause: e,
+      },
+    );
+  }
+}
+
+/** What PORT_ERRORS says of `e` or of an error it wraps (its cause), if it is one of them. */
+function portError(e: unknown, port: number): string | undefined {
+  for (let cur: unknown = e; cur instanceof Error; cur = cur.cause) {
+    const code = (cur as NodeJS.ErrnoException).code;
+    const say = typeof code === 'string' ? PORT_ERRORS[code] : undefined;
+    if (say) return say(port);
+  }
+  return undefined;
 }
 
 function waitForSignal(): Promise<void> {
