@@ -17,6 +17,7 @@ const C = {
   authorization: canary('auth'),
   xApiKey: canary('xapikey'),
   customToken: canary('xtoken'),
+  unnamedHeader: canary('xcustom'),
   userinfoPass: canary('pass'),
   queryKey: canary('qkey'),
   queryApiKey: canary('qapikey'),
@@ -78,6 +79,7 @@ describe('credentials in provider options never reach what a run writes (real CL
               Authorization: `Bearer ${C.authorization}`,
               'X-Api-Key': C.xApiKey,
               'X-Portal-Token': C.customToken,
+              'X-Custom': C.unnamedHeader,
               'X-Title': 'toolgauge',
             },
           },
@@ -106,7 +108,7 @@ describe('credentials in provider options never reach what a run writes (real CL
 
     // The header credentials really travelled (so the run exercised them)…
     const sent = JSON.stringify(mock.requests.map((r) => r.headers));
-    for (const secret of [C.authorization, C.xApiKey, C.customToken]) expect(sent).toContain(secret);
+    for (const secret of [C.authorization, C.xApiKey, C.customToken, C.unnamedHeader]) expect(sent).toContain(secret);
     const records = readRecords(join(runDir, 'run.jsonl'));
     const cases = records.filter((r): r is CaseRecord => r.type === 'case');
     expect(cases).toHaveLength(18);
@@ -121,6 +123,7 @@ describe('credentials in provider options never reach what a run writes (real CL
       Authorization: '[REDACTED]',
       'X-Api-Key': '[REDACTED]',
       'X-Portal-Token': '[REDACTED]',
+      'X-Custom': '[REDACTED]',
       'X-Title': 'toolgauge',
     });
     expect(providers[1]?.baseURL).toBe(`http://tguser:[REDACTED]@${host}/v1`);

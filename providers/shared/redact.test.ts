@@ -32,6 +32,8 @@ describe('redactSecrets', () => {
             headers: {
               'Proxy-Authorization': `Basic ${Buffer.from('someone:tok-basic-10').toString('base64')}`,
               Authorization: 'Bearer tok-bearer-1',
+              'X-Custom': 'sk-proj-0a1b2c3d4e5f6a7b',
+              'X-Client': 'toolgauge-evaluation-harness',
               'X-Portal-Token': 'tok-custom-2',
               'X-Title': 'toolgauge',
             },
@@ -47,12 +49,11 @@ describe('redactSecrets', () => {
       ],
     });
     const text =
-      'tok-basic-10 tok-bearer-1 tok-custom-2 tok-pass-3 tok-query-4 tok%2Dquery-4 tok-option-5 tok-password-6 tok-userinfo-7 tok-key-8';
-    expect(redactSecrets(text)).toBe(Array(10).fill(REDACTED).join(' '));
+      'sk-proj-0a1b2c3d4e5f6a7b tok-basic-10 tok-bearer-1 tok-custom-2 tok-pass-3 tok-query-4 tok%2Dquery-4 tok-option-5 tok-password-6 tok-userinfo-7 tok-key-8';
+    expect(redactSecrets(text)).toBe(Array(11).fill(REDACTED).join(' '));
     // What is not a credential stays: the header named for a title, the user beside a password, the other query.
-    expect(redactSecrets('toolgauge someone europe an ordinary sentence')).toBe(
-      'toolgauge someone europe an ordinary sentence',
-    );
+    const ordinary = 'toolgauge-evaluation-harness someone europe an ordinary sentence';
+    expect(redactSecrets(ordinary)).toBe(ordinary);
     expect(readBaseUrl({ OPENAI_BASE_URL: ' https://u:tok-env-url-9@h.example/v1 ' }, 'OPENAI_BASE_URL')).toBe(
       'https://u:tok-env-url-9@h.example/v1',
     );

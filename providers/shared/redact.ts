@@ -27,6 +27,11 @@ const SECRET_OPTION =
 /** URL query parameters that carry a credential (`?key=`, `?api_key=`, `?token=`, `?sig=`…). */
 const SECRET_QUERY =
   /^(key|api[-_]?key|x-goog-api-key|token|api[-_]?token|access[-_]?token|auth|auth[-_]?token|secret|client[-_]?secret|password|passwd|pwd|sig|signature)$/i;
+/**
+ * A header value shaped like a key whatever the header is called (`X-Custom: sk-proj-3f9a…`): one word of 16 or more
+ * key characters with letters and digits. Over-redacting an id sent this way costs nothing; leaking a key does.
+ */
+const TOKEN_LIKE = /^(?=[^\s]*\d)(?=[^\s]*[A-Za-z])[A-Za-z0-9_\-.~+/=]{16,}$/;
 /** A header value that names its scheme: the credential is what follows (`Bearer sk-…`, `Basic dXNlcjpw…`). */
 const SCHEME_VALUE = /^(?:bearer|basic|token|apikey|key)\s+(\S+)$/i;
 
@@ -71,7 +76,10 @@ function collect(value: unknown, inHeaders: boolean, depth: number): void {
       collect(v, /^(headers|default[-_]?headers|extra[-_]?headers)$/i.test(k), depth + 1);
       continue;
     }
-    if (inHeaders ? isSecretHeader(k) || CREDENTIAL_HEADER.test(k) : SECRET_OPTION.test(k)) registerSecret(v);
+    const credential = inHeaders
+      ? isSecretHeader(k) || CREDENTIAL_HEADER.test(k) || TOKEN_LIKE.test(v)
+      : SECRET_OPTION.test(k);
+    if (credential) registerSecret(v);
     const scheme = SCHEME_VALUE.exec(v.trim());
     if (scheme?.[1] && (inHeaders || SECRET_OPTION.test(k))) {
       registerSecret(scheme[1]);
