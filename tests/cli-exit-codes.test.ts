@@ -55,6 +55,7 @@ describe.concurrent("commander's own errors exit 2 with one line", () => {
     const none = await runCli([]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('Usage: toolgauge');
+    expect(none.stderr).toMatch(/Exit codes: 0 passed, 1 .*, 2 usage or config error/);
     const help = await runCli(['eval', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: toolgauge eval');

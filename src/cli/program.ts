@@ -64,7 +64,15 @@ const program = new Command()
     verbose = Boolean(cmd.opts().verbose);
   })
   .exitOverride()
-  .configureOutput({ outputError: () => {} });
+  .configureOutput({ outputError: () => {} })
+  .addHelpText(
+    'after',
+    `
+Exit codes: 0 passed, 1 the gate (or compare, schemas diff) failed, 2 usage or config error (one line on stderr),
+3 infrastructure errors beyond the gate's limit or an internal error, 130 interrupted.
+Output whose reader has gone (toolgauge eval | head) is dropped: the run still finishes, writes its run log and
+every report, and exits with its own code.`,
+  );
 
 program
   .command('eval')
