@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,55 @@ import { processesWith } from './fixtures/mcp-support/processes.js';
 
 const FAULTY = join(FIXTURES, 'mcp-faulty', 'server.mjs');
 
+/** A one-line case that expects a call of `tool`. */
+const call = (id: string, tool: string) =>
+  `  - id: ${id}\n    prompt: Use the ${tool} tool.\n    expect: { calls: [{ tool: ${tool}, args: {} }] }\n`;
+
+/**
+ * Writes a suite whose one (shared) server is the faulty fixture with `env`, and its config; returns the config path.
+ * Every server started appends its pid to `<dir>/pids`.
+ */
+function writeFaultyRun(marker: string, env: Record<string, string>, cases: string, toolMs: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-faults-'));
+  const vars = { ...env, FAULTY_PID_FILE: join(dir, 'pids') };
+  writeFileSync(
+    join(dir, 'faulty.yaml'),
+    [
+      'name: faulty',
+      'servers:',
+      '  faulty:',
+      `    command: [node, ${JSON.stringify(FAULTY)}, --marker, ${marker}]`,
+      `    env: ${JSON.stringify(vars)}`,
+      'cases:',
+      '',
+    ].join('\n') + cases,
+  );
+  const config = join(dir, 'faulty.config.yaml');
+  writeFileSync(
+    config,
+    [
+      'suites: [faulty.yaml]',
+      'renderers: [full-details]',
+      'providers: [sim:oracle]',
+      'concurrency: 1',
+      `timeouts: { toolMs: ${toolMs} }`,
+      'out: reports',
+      'gate: { maxInfraErrorRate: 1 }',
+      '',
+    ].join('\n'),
+  );
+  return { config, pids: () => readFileSync(join(dir, 'pids'), 'utf8').trim().split('\n').map(Number) };
+}
+
+/** The case records of a finished run, by case id, and its footer. */
+function runRecords(stderr: string) {
+  const records = readRecords(join(runDirFrom(stderr), 'run.jsonl'));
+  const cases = new Map(
+    records.filter((r): r is CaseRecord => r.type === 'case').map((c) => [c.case, c] as [string, CaseRecord]),
+  );
+  return { cases, footer: records.at(-1) as RunFooter };
+}
+
 /**
  * A user (stdio `command`) server that crashes mid-call and one that never answers, run through the real CLI:
  * the affected case is an infrastructure error, the next case talks to a restarted server, nothing survives.
@@ -17,8 +66,6 @@ describe('server pool with a misbehaving stdio server (real CLI, real processes)
   it('records SERVER_CRASH / SERVER_TIMEOUT, restarts the server for the next case, leaves no orphan', async () => {
     const marker = `tg-faulty-${randomUUID()}`;
     const dir = mkdtempSync(join(tmpdir(), 'tg-faults-'));
-    const call = (id: string, tool: string) =>
-      `  - id: ${id}\n    prompt: Use the ${tool} tool.\n    expect: { calls: [{ tool: ${tool}, args: {} }] }\n`;
     writeFileSync(
       join(dir, 'faulty.yaml'),
       [
@@ -43,7 +90,8 @@ describe('server pool with a misbehaving stdio server (real CLI, real processes)
         'renderers: [full-details]',
         'providers: [sim:oracle]',
         'concurrency: 1',
-        'timeouts: { toolMs: 1000 }',
+        // toolMs also bounds each server start: room for a node process to start on a busy machine.
+        'timeouts: { toolMs: 3000 }',
         'out: reports',
         'gate: { maxInfraErrorRate: 1 }',
         '',
@@ -71,7 +119,7 @@ describe('server pool with a misbehaving stdio server (real CLI, real processes)
     expect(crash.grades).toEqual([]);
     const hang = cases.get('c4-hang')!;
     expect(hang.error).toMatchObject({ code: 'SERVER_TIMEOUT' });
-    expect(hang.error!.message).toContain('did not answer hang within 1000 ms');
+    expect(hang.error!.message).toContain('did not answer hang within 3000 ms');
 
     // Each fault costs one server: the case after it is answered by a new process.
     const pids = ['c1-whoami', 'c3-whoami', 'c5-whoami'].map(pidOf);
@@ -82,5 +130,83 @@ describe('server pool with a misbehaving stdio server (real CLI, real processes)
     // The hung server ignores SIGTERM and stdin EOF: only SIGKILL ends it, and it must have been sent.
     expect(processesWith(marker)).toEqual([]);
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+  });
+
+  it('a server that never answers initialize: one SERVER_TIMEOUT naming the server and timeouts.toolMs, not one per case', async () => {
+    const marker = `tg-faulty-${randomUUID()}`;
+    const run = writeFaultyRun(
+      marker,
+      { FAULTY_HANG_ON: 'initialize' },
+      call('c1', 'whoami') + call('c2', 'whoami') + call('c3', 'whoami'),
+      1500,
+    );
+    const t0 = Date.now();
+    const res = await runCli(['eval', '-c', run.config]);
+    // Without a bound of its own, each case waited the SDK's 60 s for initialize.
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    expect(res.code, res.stderr).toBe(0);
+    const { cases, footer } = runRecords(res.stderr);
+    expect([...cases.keys()]).toEqual(['c1', 'c2', 'c3']);
+    expect(cases.get('c1')!.error).toEqual({
+      code: 'SERVER_TIMEOUT',
+      message: "MCP server 'faulty' did not answer initialize within 1500 ms (timeouts.toolMs)",
+    });
+    for (const id of ['c2', 'c3']) {
+      expect(cases.get(id)!.error).toEqual({
+        code: 'SERVER_TIMEOUT',
+        message:
+          "MCP server 'faulty' did not answer initialize within 1500 ms (timeouts.toolMs); not started again in this run",
+      });
+    }
+    expect(footer).toMatchObject({ type: 'footer', completed: 3, errors: 3, interrupted: false });
+    // Started once by the run, not once per case (a check before the run may start it once more).
+    expect(run.pids().length).toBeLessThanOrEqual(2);
+    expect(processesWith(marker)).toEqual([]);
+  });
+
+  it('a server that never answers tools/list: SERVER_TIMEOUT naming tools/list and the timeout', async () => {
+    const marker = `tg-faulty-${randomUUID()}`;
+    const run = writeFaultyRun(
+      marker,
+      { FAULTY_HANG_ON: 'tools/list' },
+      call('c1', 'whoami') + call('c2', 'whoami'),
+      1500,
+    );
+    const t0 = Date.now();
+    const res = await runCli(['eval', '-c', run.config]);
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    const { cases } = runRecords(res.stderr);
+    expect(cases.get('c1')!.error).toEqual({
+      code: 'SERVER_TIMEOUT',
+      message: "MCP server 'faulty' did not answer tools/list within 1500 ms (timeouts.toolMs)",
+    });
+    expect(cases.get('c2')!.error).toMatchObject({ code: 'SERVER_TIMEOUT' });
+    expect(run.pids().length).toBeLessThanOrEqual(2);
+    expect(processesWith(marker)).toEqual([]);
+  });
+
+  it('a tool result over the 10 MiB stdio limit is reported as such, and the next case gets a working server', async () => {
+    const marker = `tg-faulty-${randomUUID()}`;
+    const run = writeFaultyRun(
+      marker,
+      { FAULTY_IGNORE_SIGTERM: '1' },
+      call('c1-whoami', 'whoami') + call('c2-huge', 'huge') + call('c3-whoami', 'whoami'),
+      10_000,
+    );
+    const res = await runCli(['eval', '-c', run.config]);
+    expect(res.code, res.stderr).toBe(0);
+    const { cases, footer } = runRecords(res.stderr);
+    const huge = cases.get('c2-huge')!;
+    expect(huge.error?.message).toContain("MCP server 'faulty' answered huge with a message over the 10485760 bytes");
+    expect(huge.error?.message).toContain('the server did not crash');
+    expect(huge.error?.message).not.toContain('Connection closed');
+    const answered = (id: string) => {
+      const c = cases.get(id)!;
+      expect(c.error, id).toBeUndefined();
+      return c.transcript.turns[0]!.executed[0]!.result;
+    };
+    expect(answered('c1-whoami')).not.toBe(answered('c3-whoami')); // a new server answered after the fault
+    expect(footer).toMatchObject({ completed: 3, errors: 1 });
+    expect(processesWith(marker)).toEqual([]);
   });
 });

@@ -2,8 +2,9 @@ import { dirname } from 'node:path';
 import type { LoadedSuite } from '../config/load-suite.js';
 import type { ServerSpec, SuiteCase } from '../contracts/suite.js';
 import type { Catalog, ToolDef } from '../contracts/tool.js';
+import { isToolgaugeError, ToolgaugeError } from '../errors.js';
 import { hashOf } from '../util/canonical-json.js';
-import type { McpConnection, ToolCallOutcome } from './mcp-connection.js';
+import type { Cancellation, McpConnection, RequestBounds, ToolCallOutcome } from './mcp-connection.js';
 
 /** The MCP SDK and the bundled servers load on first use: suites with inline tools only never need them. */
 const connectServer = async (...args: Parameters<typeof import('./mcp-connection.js').connectServer>) =>
@@ -14,7 +15,14 @@ export const INLINE_SERVER = 'inline';
 /** The tools of one case: its catalog and a way to call them. Built-in servers are fresh per case. */
 export interface CaseSession {
   catalog: Catalog;
-  call(server: string, tool: string, args: Record<string, unknown>, timeoutMs: number): Promise<ToolCallOutcome>;
+  /** Calls a tool within `timeoutMs`; `cancel` (the case's) ends the call at once when it fires. */
+  call(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    timeoutMs: number,
+    cancel?: Cancellation,
+  ): Promise<ToolCallOutcome>;
   release(): Promise<void>;
 }
 
@@ -23,39 +31,66 @@ const perCase = (spec: ServerSpec) => 'builtin' in spec || ('command' in spec &&
 /**
  * Owns every MCP connection of a run. Built-in (and `isolate`d) servers get a new instance per case, so
  * state never leaks between cases; user servers are started once per run and shared. A connection that
- * crashed or hung is replaced before the next case. `closeAll` leaves no child process behind.
+ * crashed or hung is replaced before the next case, but a server that did not answer initialize or tools/list
+ * within the timeout is not started again in this run: every later case fails at once with its SERVER_TIMEOUT
+ * (waiting out the timeout case after case would hold the run for cases × timeout). `closeAll` leaves no child
+ * process behind.
  */
 export class ServerPool {
   private readonly shared = new Map<string, Promise<McpConnection>>();
   private readonly open = new Set<McpConnection>();
   private readonly catalogs = new Map<string, Promise<Catalog>>();
+  private readonly stalled = new Map<string, ToolgaugeError>();
+  /** Cancels the starts and listings shared by several cases (no one case's cancellation may end them). */
+  private readonly closing = new AbortController();
   private closed = false;
 
-  async openCase(loaded: LoadedSuite, testCase: SuiteCase): Promise<CaseSession> {
+  /**
+   * Connects the case's servers and lists its tools within `bounds` (its timeout; its cancellation ends the wait at
+   * once). Without bounds, the default of `timeouts.toolMs`.
+   */
+  async openCase(loaded: LoadedSuite, testCase: SuiteCase, bounds: RequestBounds = DEFAULTS): Promise<CaseSession> {
     const { suite } = loaded;
     const baseDir = dirname(loaded.file);
     const conns = new Map<string, McpConnection>();
+    const keys = new Map<McpConnection, string>();
     const owned: McpConnection[] = [];
+    const sharedBounds: RequestBounds = { ...bounds, cancel: this.closing };
+    // Only a case that waits on a shared server reads its cancellation's signal (most cases have none to wait on).
+    const waitCancel = Object.values(suite.servers ?? {}).every(perCase) ? undefined : bounds.cancel;
     try {
       for (const [name, spec] of Object.entries(suite.servers ?? {})) {
+        const key = `${loaded.file}#${name}`;
+        const stalled = this.stalled.get(key);
+        if (stalled) throw stalled;
+        let conn: McpConnection;
         if (perCase(spec)) {
-          const conn = await this.track(connectServer(name, spec, baseDir));
+          conn = await this.noteStall(key, this.track(connectServer(name, spec, baseDir, bounds)));
           owned.push(conn);
-          conns.set(name, conn);
         } else {
-          conns.set(name, await this.sharedConnection(`${loaded.file}#${name}`, name, spec, baseDir));
+          conn = await untilCancelled(
+            this.noteStall(key, this.sharedConnection(key, name, spec, baseDir, sharedBounds)),
+            bounds.cancel,
+          );
         }
+        conns.set(name, conn);
+        keys.set(conn, key);
       }
+      const list = (conn: McpConnection, listBounds: RequestBounds) =>
+        this.noteStall(keys.get(conn) ?? conn.name, conn.listTools(listBounds));
       const catalog = testCase.functions
-        ? await caseCatalog(testCase.functions, conns)
-        : await this.catalogFor(loaded, conns);
+        ? await caseCatalog(testCase.functions, conns, (conn) => list(conn, bounds))
+        : await untilCancelled(
+            this.catalogFor(loaded, conns, (conn) => list(conn, sharedBounds)),
+            waitCancel,
+          );
       return {
         catalog,
-        call: async (server, tool, args, timeoutMs) => {
+        call: async (server, tool, args, timeoutMs, cancel) => {
           if (server === INLINE_SERVER) return inlineResult(testCase, tool);
           const conn = conns.get(server);
           if (!conn) return { text: `Unknown server '${server}' for tool ${tool}`, isError: true };
-          return conn.callTool(tool, args, timeoutMs);
+          return conn.callTool(tool, args, timeoutMs, cancel);
         },
         release: async () => {
           await Promise.all(owned.map((c) => this.release(c)));
@@ -68,12 +103,12 @@ export class ServerPool {
   }
 
   /** The suite's catalog is listed once per run (tools are the same for every case; state is not). */
-  private catalogFor(loaded: LoadedSuite, conns: Map<string, McpConnection>): Promise<Catalog> {
+  private catalogFor(loaded: LoadedSuite, conns: Map<string, McpConnection>, list: Lister): Promise<Catalog> {
     let catalog = this.catalogs.get(loaded.file);
     if (!catalog) {
       catalog = (async () => {
         const tools: ToolDef[] = [];
-        for (const conn of conns.values()) tools.push(...(await conn.listTools()));
+        for (const conn of conns.values()) tools.push(...(await list(conn)));
         for (const t of loaded.suite.tools ?? []) tools.push({ ...t, server: INLINE_SERVER });
         const source: Catalog['source'] = conns.size === 0 ? 'inline' : 'live';
         return { tools, source, hash: hashOf(tools) };
@@ -84,7 +119,28 @@ export class ServerPool {
     return catalog;
   }
 
-  private async sharedConnection(key: string, name: string, spec: ServerSpec, baseDir: string): Promise<McpConnection> {
+  /** A server that timed out starting or listing is remembered, so no later case waits for it again. */
+  private async noteStall<T>(key: string, pending: Promise<T>): Promise<T> {
+    try {
+      return await pending;
+    } catch (e) {
+      if (isToolgaugeError(e) && e.code === 'SERVER_TIMEOUT' && !this.stalled.has(key)) {
+        this.stalled.set(
+          key,
+          new ToolgaugeError('SERVER_TIMEOUT', `${e.message}; not started again in this run`, e.details),
+        );
+      }
+      throw e;
+    }
+  }
+
+  private async sharedConnection(
+    key: string,
+    name: string,
+    spec: ServerSpec,
+    baseDir: string,
+    bounds: RequestBounds,
+  ): Promise<McpConnection> {
     const existing = this.shared.get(key);
     if (existing) {
       const conn = await existing.catch(() => undefined);
@@ -92,7 +148,7 @@ export class ServerPool {
       if (conn) await this.release(conn);
       this.shared.delete(key);
     }
-    const created = this.track(connectServer(name, spec, baseDir));
+    const created = this.track(connectServer(name, spec, baseDir, bounds));
     this.shared.set(key, created);
     created.catch(() => this.shared.delete(key));
     return created;
@@ -115,6 +171,7 @@ export class ServerPool {
 
   async closeAll(): Promise<void> {
     this.closed = true;
+    this.closing.abort(new Error('server pool is closed'));
     const all = [...this.open];
     this.open.clear();
     this.shared.clear();
@@ -122,10 +179,35 @@ export class ServerPool {
   }
 }
 
+type Lister = (conn: McpConnection) => Promise<ToolDef[]>;
+
+/** The default of `timeouts.toolMs`, for callers outside a run. */
+const DEFAULTS: RequestBounds = { timeoutMs: 30_000 };
+
+/**
+ * Waits for `pending` (shared with other cases), or fails with the case's own cancellation as soon as it fires. The
+ * cancellation's signal is read only here, for a case that has a shared server (see Cancellation).
+ */
+function untilCancelled<T>(pending: Promise<T>, cancel: Cancellation | undefined): Promise<T> {
+  if (!cancel) return pending;
+  const signal = cancel.signal;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([pending, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+}
+
 /** A case with its own `functions` (imported BFCL questions): not cached, each case lists different tools. */
-async function caseCatalog(functions: NonNullable<SuiteCase['functions']>, conns: Map<string, McpConnection>) {
+async function caseCatalog(
+  functions: NonNullable<SuiteCase['functions']>,
+  conns: Map<string, McpConnection>,
+  list: Lister,
+) {
   const tools: ToolDef[] = [];
-  for (const conn of conns.values()) tools.push(...(await conn.listTools()));
+  for (const conn of conns.values()) tools.push(...(await list(conn)));
   for (const t of functions) tools.push({ ...t, server: INLINE_SERVER });
   const source: Catalog['source'] = conns.size === 0 ? 'inline' : 'live';
   return { tools, source, hash: hashOf(tools) } satisfies Catalog;

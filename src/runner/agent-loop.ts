@@ -81,7 +81,16 @@ export async function runAgentLoop(
     turns.push(turn);
     if (accepted.length === 0) return transcript('answered', response.text);
     try {
-      turn.executed = await executeCalls(first, response.toolCalls, accepted, session, offered, limits.toolMs, index);
+      turn.executed = await executeCalls(
+        first,
+        response.toolCalls,
+        accepted,
+        session,
+        offered,
+        limits.toolMs,
+        index,
+        abort,
+      );
     } catch (e) {
       throw new LoopError(e, transcript('error', response.text));
     }
@@ -98,6 +107,7 @@ async function executeCalls(
   offered: readonly ToolDef[],
   toolMs: number,
   turnIndex: number,
+  abort: CaseAbort,
 ): Promise<ToolExecution[]> {
   // Native APIs need an answer for every call id the model sent, even ones whose arguments did not parse.
   const work: { call: ParsedCall | undefined; id: string; name: string }[] =
@@ -121,7 +131,8 @@ async function executeCalls(
       result = { text: `Unknown tool: ${name}. Use one of the tools listed in the instructions.`, isError: true };
     else if (!isPlainObject(call.args))
       result = { text: `The arguments of ${name} must be a JSON object.`, isError: true };
-    else result = await session.call(target.server, target.tool, call.args, toolMs);
+    // The case's cancellation ends a call in flight at once (Ctrl-C, case timeout): nothing waits out toolMs.
+    else result = await session.call(target.server, target.tool, call.args, toolMs, abort);
     out.push({ ...base, result: result.text, isError: result.isError, durationMs: performance.now() - started });
   }
   return out;

@@ -45,7 +45,9 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
   let protocol: CaseRecord['protocol'] = 'xml-tags';
   let catalogHash = '';
   let catalogDrift: CaseRecord['catalogDrift'];
-  const session = await pool.openCase(suite, c).catch((e: unknown) => e as Error);
+  // Starting the servers and listing their tools are bounded like a tool call, and end at once on Ctrl-C.
+  const bounds = { timeoutMs: settings.toolMs, setting: 'timeouts.toolMs', cancel: abort };
+  const session = await pool.openCase(suite, c, bounds).catch((e: unknown) => e as Error);
   try {
     if (session instanceof Error) throw session;
     const catalog = caseCatalog({

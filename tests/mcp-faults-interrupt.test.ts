@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CaseRecord, RunFooter } from '../src/contracts/run-log.js';
+import { FIXTURES, finished, readRecords, runDirFrom, startCli } from './cli-helpers.js';
+import { processesWith, waitFor } from './fixtures/mcp-support/processes.js';
+
+const FAULTY = join(FIXTURES, 'mcp-faulty', 'server.mjs');
+
+/**
+ * A run whose third case calls a tool that never answers, with a long toolMs: c1 spawns a grandchild of the server
+ * (same process group), c2 finishes, c3 hangs. The server and its grandchild ignore SIGTERM and stdin EOF. Returns
+ * the config and the file the server logs each call to.
+ */
+function writeHangingRun(marker: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-mcp-sigint-'));
+  const calls = join(dir, 'calls.log');
+  const call = (id: string, tool: string) =>
+    `  - id: ${id}\n    prompt: Use the ${tool} tool.\n    expect: { calls: [{ tool: ${tool}, args: {} }] }\n`;
+  writeFileSync(
+    join(dir, 'hang.yaml'),
+    [
+      'name: hang',
+      'servers:',
+      '  faulty:',
+      `    command: [node, ${JSON.stringify(FAULTY)}, --marker, ${marker}]`,
+      `    env: ${JSON.stringify({ FAULTY_IGNORE_SIGTERM: '1', FAULTY_CALL_LOG: calls })}`,
+      'cases:',
+      '',
+    ].join('\n') +
+      call('c1-spawn', 'spawn_child') +
+      call('c2-whoami', 'whoami') +
+      call('c3-hang', 'hang'),
+  );
+  writeFileSync(
+    join(dir, 'hang.config.yaml'),
+    [
+      'suites: [hang.yaml]',
+      'renderers: [full-details]',
+      'providers: [sim:oracle]',
+      'concurrency: 1',
+      'timeouts: { toolMs: 120000 }',
+      'out: reports',
+      '',
+    ].join('\n'),
+  );
+  const hanging = () => existsSync(calls) && readFileSync(calls, 'utf8').split('\n').includes('hang');
+  return { config: join(dir, 'hang.config.yaml'), hanging };
+}
+
+/** Ctrl-C while a tool call hangs (real CLI, real stdio server that ignores SIGTERM, real grandchild). */
+describe('Ctrl-C during a hung MCP tool call', () => {
+  it('the first SIGINT ends the call at once: finished cases kept, interrupted footer, reports, exit 130, no orphan', async () => {
+    const marker = `tg-mcp-sigint-${randomUUID()}`;
+    const run = writeHangingRun(marker);
+    const child = startCli(['eval', '-c', run.config]);
+    const done = finished(child);
+    try {
+      expect(await waitFor(run.hanging, 30_000), 'the hang call never reached the server').toBe(true);
+      expect(processesWith(marker)).toHaveLength(2); // the server and its grandchild
+      const t0 = Date.now();
+      child.kill('SIGINT');
+      const res = await done;
+      // Waiting out toolMs (120 s) would hit the test timeout; closing the server may take its grace periods.
+      expect(Date.now() - t0).toBeLessThan(15_000);
+      expect(res.code, res.stderr).toBe(130);
+      expect(res.stderr).toContain('interrupted: stopping after the cases in flight');
+      const runDir = runDirFrom(res.stderr);
+      const records = readRecords(join(runDir, 'run.jsonl'));
+      const cases = records.filter((r): r is CaseRecord => r.type === 'case');
+      expect(cases.map((c) => c.case)).toEqual(['c1-spawn', 'c2-whoami']);
+      for (const c of cases) expect(c.error, c.case).toBeUndefined();
+      expect(records.at(-1) as RunFooter).toMatchObject({ type: 'footer', interrupted: true, completed: 2 });
+      expect(existsSync(join(runDir, 'report.html'))).toBe(true);
+      expect(processesWith(marker)).toEqual([]);
+    } finally {
+      for (const p of processesWith(marker)) process.kill(p.pid, 'SIGKILL');
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('a second SIGINT quits at once and kills the server with its process group', async () => {
+    const marker = `tg-mcp-sigint2-${randomUUID()}`;
+    const run = writeHangingRun(marker);
+    const child = startCli(['eval', '-c', run.config]);
+    const done = finished(child);
+    try {
+      expect(await waitFor(run.hanging, 30_000), 'the hang call never reached the server').toBe(true);
+      expect(processesWith(marker)).toHaveLength(2);
+      child.kill('SIGINT');
+      // The first one is being handled (the server is closed politely, and ignores it): the second quits.
+      await new Promise((r) => setTimeout(r, 300));
+      child.kill('SIGINT');
+      const res = await done;
+      expect(res.code, res.stderr).toBe(130);
+      // Nothing the CLI started outlives it: not the server (which ignores SIGTERM), not the server's own child.
+      expect(processesWith(marker)).toEqual([]);
+    } finally {
+      for (const p of processesWith(marker)) process.kill(p.pid, 'SIGKILL');
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
