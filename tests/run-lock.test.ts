@@ -6,7 +6,7 @@ import type { CaseRecord, RunRecord } from '../src/contracts/run-log.js';
 import { RUN_LOCK_FILE } from '../src/util/run-lock.js';
 import { caseCount, FIXTURES, finished, runCli, runDirFrom, startCli, waitFor } from './cli-helpers.js';
 
-/** A config whose 12 cases take ~250 ms each, one at a time: a run lasts long enough for a second process to meet it. */
+/** A config whose 12 cases take ~400 ms each, one at a time: a run lasts long enough for a second process to meet it. */
 function slowConfig(): { config: string; out: string } {
   const out = mkdtempSync(join(tmpdir(), 'tg-lock-'));
   const config = join(out, 'slow.config.yaml');
@@ -17,7 +17,7 @@ function slowConfig(): { config: string; out: string } {
       'renderers: [names-only]',
       'providers:',
       '  - id: sim:oracle',
-      '    options: { latencyMs: 250 }',
+      '    options: { latencyMs: 400 }',
       'repeats: 4',
       'concurrency: 1',
       `out: ${JSON.stringify(out)}`,
