@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter } from '../src/contracts/run-log.js';
-import { FIXTURES, finished, ROOT, readRecords, runDirFrom } from './cli-helpers.js';
+import { FIXTURES, finished, ROOT, readRecords, runCli, runDirFrom } from './cli-helpers.js';
 import { processesWith, waitFor } from './fixtures/mcp-support/processes.js';
 
 const FAULTY = join(FIXTURES, 'mcp-faulty', 'server.mjs');
@@ -97,4 +97,41 @@ describe('no orphan MCP server processes after SIGINT to a running eval (real pr
       }
     });
   }
+});
+
+/** A stdio server that starts processes of its own: they go with it (its process group), at the end of a run. */
+describe('no orphan processes of a stdio server that spawns children (real processes)', () => {
+  it("a run that ends normally leaves neither the server nor the server's child running", async () => {
+    const marker = `tg-orphan-child-${randomUUID()}`;
+    const dir = mkdtempSync(join(tmpdir(), 'tg-orphans-'));
+    writeFileSync(
+      join(dir, 'spawner.yaml'),
+      `name: spawner
+servers:
+  faulty:
+    command: [node, ${JSON.stringify(FAULTY)}, --marker, ${marker}]
+cases:
+  - id: spawn
+    prompt: Start a child.
+    expect: { calls: [{ tool: spawn_child, args: {} }] }
+`,
+    );
+    writeFileSync(
+      join(dir, 'spawner.config.yaml'),
+      'suites: [spawner.yaml]\nrenderers: [full-details]\nproviders: [sim:oracle]\nout: reports\n',
+    );
+    try {
+      const res = await runCli(['eval', '-c', join(dir, 'spawner.config.yaml')]);
+      expect(res.code, res.stderr).toBe(0);
+      const records = readRecords(join(runDirFrom(res.stderr), 'run.jsonl'));
+      const c = records.find((r): r is CaseRecord => r.type === 'case')!;
+      const grandchild = Number(/child=(\d+)/.exec(c.transcript.turns[0]!.executed[0]!.result)![1]);
+      expect(grandchild).toBeGreaterThan(0);
+      // The child (its command line carries the marker) ignores SIGTERM and has no stdin to lose: only a SIGKILL to
+      // the server's group ends it. (Killed, it may linger as a zombie nobody reaps: processesWith skips those.)
+      expect(processesWith(marker)).toEqual([]);
+    } finally {
+      for (const p of processesWith(marker)) process.kill(p.pid, 'SIGKILL');
+    }
+  });
 });
