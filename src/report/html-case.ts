@@ -3,8 +3,11 @@ import type { Turn } from '../contracts/transcript.js';
 import { jsonText } from '../util/json-text.js';
 import { escapeHtml as e } from './html-escape.js';
 
-// jsonText: a model's arguments may nest deeper than JSON.stringify can recurse
-const json = (v: unknown) => jsonText(v, { indent: 2 }) ?? 'undefined';
+/**
+ * Indented JSON for the drill-down. jsonText, and 32 indented levels at most: a model's arguments may nest deeper
+ * than JSON.stringify can recurse, and indenting thousands of levels makes megabytes of spaces.
+ */
+const json = (v: unknown) => jsonText(v, { indent: 2, indentLevels: 32 }) ?? 'undefined';
 
 function pre(cls: string, text: string): string {
   return `<pre class="${cls}">${e(text)}</pre>`;

@@ -29,4 +29,20 @@ describe('RunLogWriter', () => {
     expect(readFileSync(file, 'utf8')).toBe(records.map((r) => `${JSON.stringify(r)}\n`).join(''));
     expect(() => w.write(footer(0))).toThrow(/closed/);
   });
+
+  it('writes a record holding a value nested deeper than JSON.stringify can recurse, and it reads back whole', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'tg-lw-')), 'run.jsonl');
+    const levels = 20_000;
+    const deep = `${'{"a":['.repeat(levels)}1${']}'.repeat(levels)}`;
+    const record = { ...footer(1), deep: JSON.parse(deep) } as RunRecord;
+    expect(() => JSON.stringify(record)).toThrow(RangeError);
+    const w = new RunLogWriter(file);
+    w.write(footer(0));
+    w.write(record);
+    w.close();
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines[0]).toBe(JSON.stringify(footer(0)));
+    expect(lines[1]).toBe(`${JSON.stringify(footer(1)).slice(0, -1)},"deep":${deep}}`);
+    expect(lines[2]).toBe('');
+  });
 });
