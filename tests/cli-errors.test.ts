@@ -1,6 +1,8 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, runCli } from './cli-helpers.js';
+import { FIXTURES, runCli, runDirFrom } from './cli-helpers.js';
 
 const BAD = join(FIXTURES, 'bad');
 const base = ['eval', '-c', join(BAD, 'base.config.yaml')];
@@ -78,5 +80,147 @@ describe('toolgauge schema', () => {
       expect.arrayContaining(['suites', 'renderers', 'providers', 'gate']),
     );
     expect(schema.required).toEqual(expect.arrayContaining(['suites', 'renderers', 'providers']));
+  });
+});
+
+describe('suites checked against their tools, every problem listed', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-suite-check-'));
+  /** Writes a suite and a config running it with sim:oracle; returns the eval arguments. */
+  const evalOf = (name: string, suite: string): string[] => {
+    writeFileSync(join(dir, `${name}.yaml`), suite);
+    const config = join(dir, `${name}.config.yaml`);
+    writeFileSync(
+      config,
+      `suites: [${name}.yaml]\nrenderers: [full-details]\nproviders: [sim:oracle]\nout: ${join(dir, 'runs')}\n`,
+    );
+    return ['eval', '-c', config];
+  };
+  const problemLines = (stderr: string) => stderr.split('\n').filter((l) => l.trim());
+
+  it('inline tools: an unknown tool and an argument the schema lacks are usage errors at load, each located', async () => {
+    const args = evalOf(
+      'inline-mismatch',
+      [
+        'name: inline-mismatch',
+        'tools:',
+        '  - name: get_weather',
+        '    inputSchema: { type: object, properties: { city: { type: string } }, required: [city] }',
+        'cases:',
+        '  - id: a',
+        '    prompt: Weather in Paris?',
+        '    expect: { calls: [{ tool: get_wether, args: { city: [Paris] } }] }',
+        '  - id: b',
+        '    prompt: Weather in Rome?',
+        '    expect:',
+        '      calls:',
+        '        - tool: get_weather',
+        '          args: { town: [Rome] }',
+        '',
+      ].join('\n'),
+    );
+    const res = await runCli(args);
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).not.toMatch(/\n\s+at /);
+    expect(res.stderr).not.toContain('→'); // no run started
+    const lines = problemLines(res.stderr);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^toolgauge: \S*inline-mismatch\.yaml:8:\d+: cases\[0\]\.expect\.calls\[0\]\.tool: no tool named 'get_wether' is offered to this case; offered: get_weather; fix the name/,
+    );
+    expect(lines[1]).toMatch(
+      /^ {2}\S*inline-mismatch\.yaml:14:\d+: cases\[1\]\.expect\.calls\[0\]\.args\.town: 'town' is not a parameter of get_weather \(its parameters: city\); fix the name/,
+    );
+  });
+
+  it('servers: once their catalogs are listed, before any model is called', async () => {
+    const args = evalOf(
+      'server-mismatch',
+      [
+        'name: server-mismatch',
+        'servers:',
+        '  excel: { builtin: excel }',
+        'cases:',
+        '  - id: a',
+        '    prompt: Read Sheet1 of test.xlsx',
+        '    expect: { calls: [{ tool: read_excel, args: { filepath: [test.xlsx] } }] }',
+        '  - id: b',
+        '    prompt: Read Sheet1 of test.xlsx',
+        '    expect:',
+        '      calls:',
+        '        - tool: read_data_from_excel',
+        '          args: { filepath: [test.xlsx], sheet: [Sheet1] }',
+        '',
+      ].join('\n'),
+    );
+    const res = await runCli(args);
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).toMatch(
+      /server-mismatch\.yaml:7:\d+: cases\[0\]\.expect\.calls\[0\]\.tool: no tool named 'read_excel' is offered to this case; offered: [\w, ]*read_data_from_excel/,
+    );
+    expect(res.stderr).toMatch(
+      /server-mismatch\.yaml:13:\d+: cases\[1\]\.expect\.calls\[0\]\.args\.sheet: 'sheet' is not a parameter of read_data_from_excel \(its parameters: filepath, sheet_name/,
+    );
+    // the run folder was announced, but no case ran: nothing was written to it
+    expect(existsSync(join(runDirFrom(res.stderr), 'run.jsonl'))).toBe(false);
+  });
+
+  it('a wrong type names the type expected and found, and every problem of the file is listed', async () => {
+    const cases = Array.from({ length: 24 }, (_, i) => `  - { id: c${i}, prompt: hi, expect: { no_call: true } }`);
+    const args = evalOf(
+      'wrong-types',
+      [
+        'name: wrong-types',
+        'tools: [{ name: t, inputSchema: { type: object } }]',
+        'cases:',
+        '  - id: a',
+        '    prompt: 42',
+        '    maxTurns: "3"',
+        '    expect: { no_call: true }',
+        ...cases,
+        ...cases, // every id twice: 24 duplicates
+        '',
+      ].join('\n'),
+    );
+    const res = await runCli(args);
+    expect(res.code, res.stderr).toBe(2);
+    const lines = problemLines(res.stderr);
+    expect(lines[0]).toMatch(/wrong-types\.yaml:5:13: cases\[0\]\.prompt: expected string, got number$/);
+    expect(lines[1]).toMatch(/wrong-types\.yaml:6:15: cases\[0\]\.maxTurns: expected number, got string$/);
+    expect(res.stderr).not.toContain('more)');
+
+    // once the schema passes, the semantic problems: all listed up to 20, the rest counted
+    writeFileSync(
+      join(dir, 'wrong-types.yaml'),
+      readFileSync(join(dir, 'wrong-types.yaml'), 'utf8').replace(
+        '    prompt: 42\n    maxTurns: "3"\n',
+        '    prompt: hi\n',
+      ),
+    );
+    const dup = await runCli(args);
+    expect(dup.code, dup.stderr).toBe(2);
+    const dupLines = problemLines(dup.stderr);
+    expect(dupLines).toHaveLength(21);
+    expect(dupLines[0]).toMatch(/cases\[25\]\.id: duplicate case id 'c0' \(also cases\[1\]\)/);
+    expect(dupLines[20]).toMatch(/^ {2}… and 4 more problems in \S*wrong-types\.yaml$/);
+  });
+
+  it('a YAML alias bomb in a suite or a config is a usage error naming the file', async () => {
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]',
+      'c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]',
+      'd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]',
+      'e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]',
+      'f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]',
+      'g: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]',
+      'h: &h [*g, *g, *g, *g, *g, *g, *g, *g, *g, *g]',
+      'i: &i [*h, *h, *h, *h, *h, *h, *h, *h, *h, *h]',
+      '',
+    ].join('\n');
+    const suiteArgs = evalOf('bomb', `${bomb}name: bomb\n`);
+    await expectOneLineError(suiteArgs, /bomb\.yaml: YAML aliases: .*at most 100 alias expansions/);
+    const config = join(dir, 'bomb-config.yaml');
+    writeFileSync(config, bomb);
+    await expectOneLineError(['eval', '-c', config], /bomb-config\.yaml: YAML aliases: .*at most 100 alias expansions/);
   });
 });

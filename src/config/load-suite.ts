@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import type { Suite } from '../contracts/suite.js';
 import { which } from '../util/which.js';
+import { checkExpectations, toolsKnownAtLoad } from './check-expectations.js';
 import { loadYamlFile, type SemanticIssue } from './load-yaml.js';
 import { SuiteSchema } from './suite-schema.js';
 
@@ -15,40 +16,45 @@ export interface LoadedSuite {
   suite: Suite;
 }
 
-/** Loads and validates one suite file; problems are one-line errors with file:line:col. */
+/**
+ * Loads and validates one suite file; problems are listed in one error, a line each with file:line:col. A suite
+ * whose tools are all inline has its expected calls checked against them here; one with servers, once they are
+ * listed at the start of a run (checkListedExpectations).
+ */
 export function loadSuite(file: string): LoadedSuite {
   const { data: suite } = loadYamlFile(file, SuiteSchema, 'SUITE_INVALID', (s) => checkSuite(s, dirname(file)));
   return { file, suite };
 }
 
-function checkSuite(suite: Suite, dir: string): SemanticIssue | undefined {
+function checkSuite(suite: Suite, dir: string): SemanticIssue[] {
+  const issues: SemanticIssue[] = [];
   const seen = new Map<string, number>();
   for (const [i, c] of suite.cases.entries()) {
     const prev = seen.get(c.id);
     if (prev !== undefined) {
-      return {
+      issues.push({
         path: ['cases', i, 'id'],
         message: `duplicate case id '${c.id}' (also cases[${prev}]); ids must be unique`,
-      };
-    }
-    seen.set(c.id, i);
+      });
+    } else seen.set(c.id, i);
   }
   for (const [name, spec] of Object.entries(suite.servers ?? {})) {
     if ('builtin' in spec && !BUILTIN_SERVER_NAMES.includes(spec.builtin)) {
-      return {
+      issues.push({
         path: ['servers', name, 'builtin'],
         message: `unknown built-in server '${spec.builtin}'; valid: ${BUILTIN_SERVER_NAMES.join(', ')}`,
-      };
+      });
     }
     if ('command' in spec) {
       const exe = spec.command[0]!;
       if (!which(exe, spec.cwd ?? dir)) {
-        return {
+        issues.push({
           path: ['servers', name, 'command', 0],
           message: `server command '${exe}' not found on PATH or on disk; install it or fix the path`,
-        };
+        });
       }
     }
   }
-  return undefined;
+  if (toolsKnownAtLoad(suite)) issues.push(...checkExpectations(suite, { serverTools: [] }));
+  return issues;
 }

@@ -31,26 +31,69 @@ export function displayPath(file: string): string {
   return rel && !rel.startsWith('..') ? rel : file;
 }
 
-/**
- * Reads a YAML file and validates it with a zod schema. Every problem becomes one line naming the file,
- * the line:column of the offending node and the YAML path, and what would be valid.
- */
+/** A problem found after the schema passed (a duplicate id, an unknown tool): where it is and what to do. */
 export interface SemanticIssue {
   path: PropertyKey[];
   message: string;
 }
 
+/** A file's problems listed in one error, at most this many (the rest are counted): enough to fix a batch at once. */
+export const MAX_LISTED_PROBLEMS = 20;
+
+/**
+ * How many aliases a YAML document may expand (the yaml package's default, stated here so the error can quote it):
+ * past it, a billion-laughs document would take the memory of the process.
+ */
+export const MAX_YAML_ALIASES = 100;
+
+/**
+ * One error for all of a file's problems: each on its own line, `file:line:col: path: message`, the first on the
+ * first line (so one problem reads as one line), at most {@link MAX_LISTED_PROBLEMS} of them.
+ */
+export function problemsError(
+  code: ErrorCode,
+  file: string,
+  issues: readonly SemanticIssue[],
+  where: (path: readonly PropertyKey[]) => string,
+): ToolgaugeError {
+  const shown = displayPath(file);
+  const lines = issues.slice(0, MAX_LISTED_PROBLEMS).map((i) => `${where(i.path)}: ${i.message}`);
+  const rest = issues.length - MAX_LISTED_PROBLEMS;
+  if (rest > 0) lines.push(`… and ${rest} more problem${rest > 1 ? 's' : ''} in ${shown}`);
+  const message =
+    lines.length > 1
+      ? `${lines[0]}\n${lines
+          .slice(1)
+          .map((l) => `  ${l}`)
+          .join('\n')}`
+      : (lines[0] ?? shown);
+  return new ToolgaugeError(code, message, { file });
+}
+
 export interface LoadedYaml<T> {
   data: T;
-  /** `file:line:col` of the node at a YAML path (or of its nearest existing parent). */
+  /** `file:line:col: path` of the node at a YAML path (or of its nearest existing parent). */
   locate(path: readonly PropertyKey[]): string;
 }
 
+/** What a semantic check returns: nothing, one problem or all of them. */
+type CheckResult = SemanticIssue | readonly SemanticIssue[] | undefined;
+
+function issuesOf(result: CheckResult): readonly SemanticIssue[] {
+  if (result === undefined) return [];
+  return Array.isArray(result) ? result : [result as SemanticIssue];
+}
+
+/**
+ * Reads a YAML (or JSON) file and validates it with a zod schema, then with `check`. Every problem becomes one line
+ * naming the file, the line:column of the offending node and the YAML path, and what would be valid; all of a
+ * file's problems are listed in one error (up to {@link MAX_LISTED_PROBLEMS}).
+ */
 export function loadYamlFile<S extends z.ZodType>(
   file: string,
   schema: S,
   code: ErrorCode,
-  check?: (data: z.infer<S>) => SemanticIssue | undefined,
+  check?: (data: z.infer<S>) => CheckResult,
 ): LoadedYaml<z.infer<S>> {
   return loadYaml(file, schema, code, check, true);
 }
@@ -59,7 +102,7 @@ function loadYaml<S extends z.ZodType>(
   file: string,
   schema: S,
   code: ErrorCode,
-  check: ((data: z.infer<S>) => SemanticIssue | undefined) | undefined,
+  check: ((data: z.infer<S>) => CheckResult) | undefined,
   allowJson: boolean,
 ): LoadedYaml<z.infer<S>> {
   const shown = displayPath(file);
@@ -92,7 +135,19 @@ function loadYaml<S extends z.ZodType>(
     const msg = first.message.split('\n')[0] ?? first.message;
     throw new ToolgaugeError(code, `${shown}:${pos.line}:${pos.col}: YAML syntax error: ${msg}`);
   }
-  const data: unknown = doc.toJS();
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (e) {
+    // The yaml package throws a ReferenceError for an alias expanded too often (billion laughs) or one that names no
+    // anchor: a fault of the file, not of toolgauge.
+    if (!(e instanceof ReferenceError)) throw e;
+    throw new ToolgaugeError(
+      code,
+      `${shown}: YAML aliases: ${e.message.split('\n')[0]} (at most ${MAX_YAML_ALIASES} alias expansions; write the values out or use fewer *aliases)`,
+      { file },
+    );
+  }
   // Point at the deepest node that exists for the issue's path (a missing key points at its parent).
   const locate = (path: readonly PropertyKey[]): string => {
     for (let n = path.length; n >= 0; n--) {
@@ -105,22 +160,14 @@ function loadYaml<S extends z.ZodType>(
     return '';
   };
   const locateFull = (path: readonly PropertyKey[]) => `${shown}${locate(path)}: ${formatPath(path)}`;
-  const result = schema.safeParse(data);
+  // reportInput: zod 4 leaves the offending value out of an issue otherwise, and a wrong type would read as missing.
+  const result = schema.safeParse(data, { reportInput: true });
   if (!result.success) {
-    const issue = result.error.issues[0]!;
-    const more = result.error.issues.length > 1 ? ` (+${result.error.issues.length - 1} more)` : '';
-    throw new ToolgaugeError(
-      code,
-      `${shown}${locate(issue.path)}: ${formatPath(issue.path)}: ${describeIssue(issue)}${more}`,
-      { file },
-    );
+    const issues = result.error.issues.map((issue) => ({ path: issue.path, message: describeIssue(issue) }));
+    throw problemsError(code, file, issues, locateFull);
   }
-  const problem = check?.(result.data);
-  if (problem) {
-    throw new ToolgaugeError(code, `${shown}${locate(problem.path)}: ${formatPath(problem.path)}: ${problem.message}`, {
-      file,
-    });
-  }
+  const problems = issuesOf(check?.(result.data));
+  if (problems.length > 0) throw problemsError(code, file, problems, locateFull);
   return { data: result.data, locate: locateFull };
 }
 
@@ -133,17 +180,24 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     case 'invalid_type':
       return issue.input === undefined
         ? `missing required key (expected ${issue.expected})`
-        : `expected ${issue.expected}, got ${Array.isArray(issue.input) ? 'array' : issue.input === null ? 'null' : typeof issue.input}`;
+        : `expected ${issue.expected}, got ${typeName(issue.input)}`;
     default:
       return issue.message;
   }
+}
+
+/** The JSON type of a value, as an error names it: `array` and `null` rather than typeof's `object`. */
+function typeName(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (value === null) return 'null';
+  return typeof value;
 }
 
 /** Valid JSON that passes the schema and the check, or not ok (then the YAML path reports the located problem). */
 function fastJson<S extends z.ZodType>(
   text: string,
   schema: S,
-  check?: (data: z.infer<S>) => SemanticIssue | undefined,
+  check?: (data: z.infer<S>) => CheckResult,
 ): { ok: true; data: z.infer<S> } | { ok: false } {
   let raw: unknown;
   try {
@@ -152,6 +206,6 @@ function fastJson<S extends z.ZodType>(
     return { ok: false };
   }
   const result = schema.safeParse(raw);
-  if (!result.success || check?.(result.data)) return { ok: false };
+  if (!result.success || issuesOf(check?.(result.data)).length > 0) return { ok: false };
   return { ok: true, data: result.data };
 }
