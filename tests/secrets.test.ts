@@ -159,7 +159,7 @@ describe('credentials in provider options never reach what a run writes (real CL
 });
 
 describe('a run log keeps no credential, so a run resumed from it does not send the redaction marker as one', () => {
-  it('refuses, naming the option, when the config file no longer holds the credential the header redacted', async () => {
+  it('refuses, naming the option, when the config file no longer holds a credential the header redacted', async () => {
     const secret = canary('resume');
     const provider = (authorization: string) => ({
       id: 'openai-compatible:resume',
@@ -170,13 +170,55 @@ describe('a run log keeps no credential, so a run resumed from it does not send 
     const first = await runCliWithEnv(['eval', '-c', file], {});
     expect(first.code, first.stderr).toBe(0);
     const runDir = runDirFrom(first.stderr);
-    // The config file changed since: its credential is not the one the run used.
-    writeFileSync(file, stringify({ ...config, out: dirname(runDir), providers: [provider('Bearer another-key-1')] }));
+    // The config file changed since: it holds no credential to take back in place of the redacted one.
+    const { headers: _gone, ...withoutHeaders } = provider('').options;
+    writeFileSync(
+      file,
+      stringify({
+        ...config,
+        out: dirname(runDir),
+        providers: [{ id: 'openai-compatible:resume', options: withoutHeaders }],
+      }),
+    );
     const sentBefore = mock.requests.length;
     const resumed = await runCliWithEnv(['eval', '--resume', runDir], {});
     expect(resumed.code, resumed.stderr).toBe(2);
     expect(resumed.stderr).toMatch(/option headers\.Authorization holds a redacted credential/);
     expect(mock.requests.length).toBe(sentBefore);
     expect(resumed.stdout + resumed.stderr + readFileSync(join(runDir, 'run.jsonl'), 'utf8')).not.toContain(secret);
+  });
+});
+
+describe('a resumed run takes its credentials back from its config file', () => {
+  it('sends the real credential (never the redaction marker) for the cases it still has to run', async () => {
+    const secret = canary('resume-ok');
+    const config = {
+      suites: [SUITE],
+      renderers: ['native-functions'],
+      gate: { maxInfraErrorRate: 1 },
+      providers: [
+        {
+          id: 'openai-compatible:resume-ok',
+          options: { baseURL: `${mock.url}/v1`, maxRetries: 0, headers: { Authorization: `Bearer ${secret}` } },
+        },
+      ],
+    };
+    const { file } = writeConfig(config);
+    const first = await runCliWithEnv(['eval', '-c', file], {});
+    expect(first.code, first.stderr).toBe(0);
+    const runDir = runDirFrom(first.stderr);
+    // as if interrupted after the first case: header and one case record, no footer
+    const log = join(runDir, 'run.jsonl');
+    const kept = readFileSync(log, 'utf8').split('\n').filter(Boolean).slice(0, 2);
+    expect(kept[0]).not.toContain(secret);
+    writeFileSync(log, `${kept.join('\n')}\n`);
+    writeFileSync(file, stringify({ ...config, out: dirname(runDir) }));
+    const sentBefore = mock.requests.length;
+    const resumed = await runCliWithEnv(['eval', '--resume', runDir], {});
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const sent = mock.requests.slice(sentBefore);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.every((r) => r.headers.authorization === `Bearer ${secret}`)).toBe(true);
+    expect(resumed.stdout + resumed.stderr + readFileSync(log, 'utf8')).not.toContain(secret);
   });
 });

@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { restoreRedacted } from '../../providers/shared/redact.js';
 import { ConfigSchema } from '../config/config-schema.js';
 import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
@@ -40,9 +41,13 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   const mode = cassetteMode(flags);
   const shard = flags.shard ? parseShard(flags.shard) : resumed?.header.shard;
   const fromHeader = resumed?.header ?? flags.baseRun;
-  const loaded: LoadedConfig = fromHeader
-    ? { ...loadConfig(fromHeader.configFile, {}), config: fromHeader.config as LoadedConfig['config'] }
-    : loadConfig(flags.config, flags);
+  // A resumed or replayed run takes its config from the run's header, whose credentials are redacted: they come back
+  // from the config file, where the file still holds the same values.
+  const fromFile = fromHeader ? loadConfig(fromHeader.configFile, {}) : undefined;
+  const loaded: LoadedConfig =
+    fromHeader && fromFile
+      ? { ...fromFile, config: restoreRedacted(fromHeader.config, fromFile.config) as LoadedConfig['config'] }
+      : loadConfig(flags.config, flags);
   // A resumed or replayed run keeps its own config, but may run with another concurrency.
   if (fromHeader && flags.concurrency !== undefined) loaded.config.concurrency = flags.concurrency;
   const { config } = loaded;

@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { redactText } from '../../providers/shared/redact.js';
 import { EXIT_INTERNAL, EXIT_USAGE, exitCodeOf, isToolgaugeError } from '../errors.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 
@@ -42,12 +43,13 @@ function reportError(e: unknown): number {
     return EXIT_USAGE;
   }
   if (isToolgaugeError(e)) {
-    process.stderr.write(`toolgauge: ${e.message}\n`);
-    if (verbose && e.stack) process.stderr.write(`${e.stack}\n`);
+    // an error may quote what it was given, a credential included: redacted like everything a run writes
+    process.stderr.write(`toolgauge: ${redactText(e.message)}\n`);
+    if (verbose && e.stack) process.stderr.write(`${redactText(e.stack)}\n`);
     return exitCodeOf(e);
   }
-  process.stderr.write(`toolgauge: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
-  if (verbose && e instanceof Error) process.stderr.write(`${e.stack}\n`);
+  process.stderr.write(`toolgauge: internal error: ${redactText(e instanceof Error ? e.message : String(e))}\n`);
+  if (verbose && e instanceof Error) process.stderr.write(`${redactText(e.stack ?? '')}\n`);
   else process.stderr.write('(run again with --verbose for the stack trace)\n');
   return EXIT_INTERNAL;
 }

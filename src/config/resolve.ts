@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { registerCredentials } from '../../providers/shared/redact.js';
 import { renderers } from '../../renderers/index.js';
 import type { Grader } from '../contracts/grade.js';
 import type { Provider, ProviderFactory } from '../contracts/provider.js';
@@ -92,6 +93,8 @@ export async function resolveProviders(
   const out: ProviderSlot[] = [];
   for (const [i, entry] of entries.entries()) {
     const { id, options = {}, label } = typeof entry === 'string' ? { id: entry } : entry;
+    // before any provider sees its options: a plugin that quotes its key in an error must not print it
+    registerCredentials(options);
     const colon = id.indexOf(':');
     const prefix = colon < 0 ? id : id.slice(0, colon);
     const model = colon < 0 ? '' : id.slice(colon + 1);
