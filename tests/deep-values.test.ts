@@ -9,9 +9,10 @@ import { depthExceeds } from '../src/util/json-depth.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
 
 /**
- * A model's reply holding valid JSON nested thousands of levels deep (deeper than JSON.stringify can recurse) is
+ * Values plain JavaScript handling chokes on or loses. A model's reply holding valid JSON nested thousands of levels deep (deeper than JSON.stringify can recurse) is
  * data: every run still finishes with its reports, and the call fails correct-arguments with a reason that says
- * why. Through the real CLI: offline grading of each call shape, a live eval and its --resume.
+ * why. Through the real CLI: offline grading of each call shape, a live eval and its --resume. And a `__proto__` key
+ * is an ordinary key: arguments that differ by one are different calls.
  */
 
 const LEVELS = 5000;
@@ -182,5 +183,24 @@ describe('eval against a model that answers with arguments nested 5,000 deep', (
     expect(html).toContain(TOO_DEEP);
     // the deep value is in the drill-down, indented only so far: not megabytes of spaces
     expect(html.length).toBeLessThan(5_000_000);
+  });
+});
+
+describe('arguments with a key named __proto__', () => {
+  it('are not the same call as the arguments without it (grade, two turns)', async () => {
+    const call = (args: string) => `<tool_call>{"name":"get_workbook_metadata","arguments":${args}}</tool_call>`;
+    const result = { name: 'get_workbook_metadata', result: 'Sheets: Q1, Q2, Summary' };
+    const line = JSON.stringify({
+      case: 'metadata-sales-en',
+      turns: [
+        { output: call('{"filepath":"sales.xlsx","__proto__":"x"}'), results: [result] },
+        { output: call('{"filepath":"sales.xlsx"}'), results: [result] },
+        { output: 'sales.xlsx has the sheets Q1, Q2 and Summary.' },
+      ],
+    });
+    const record = await gradeLine('proto-key', line);
+    // the second call is the expected one; the first, with its extra key, is a call of its own
+    const reason = grade(record, 'correct-arguments')?.reason;
+    expect(reason).toBe("unexpected extra call get_workbook_metadata(filepath='sales.xlsx', __proto__='x')");
   });
 });
