@@ -125,7 +125,7 @@ describe('suites checked against their tools, every problem listed', () => {
     const lines = problemLines(res.stderr);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(
-      /^toolgauge: \S*inline-mismatch\.yaml:8:\d+: cases\[0\]\.expect\.calls\[0\]\.tool: no tool named 'get_wether' is offered to this case; offered: get_weather; fix the name/,
+      /^toolgauge: \S*inline-mismatch\.yaml:8:\d+: cases\[0\]\.expect\.calls\[0\]\.tool: no tool named 'get_wether' is offered to this case \(did you mean 'get_weather'\?\); offered: get_weather; fix the name/,
     );
     expect(lines[1]).toMatch(
       /^ {2}\S*inline-mismatch\.yaml:14:\d+: cases\[1\]\.expect\.calls\[0\]\.args\.town: 'town' is not a parameter of get_weather \(its parameters: city\); fix the name/,

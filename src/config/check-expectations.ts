@@ -20,6 +20,37 @@ function listNames(names: readonly string[]): string {
   return names.length > MAX_NAMES_SHOWN ? `${shown}, … (${names.length} in all)` : shown || '(none)';
 }
 
+/** Edit distance (Levenshtein), for suggesting the name a typo meant. */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(
+        (prev[j] ?? 0) + 1,
+        (row[j - 1] ?? 0) + 1,
+        (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    prev = row;
+  }
+  return prev[b.length] ?? 0;
+}
+
+/** ` (did you mean 'x'?)` for the nearest name within a few edits, else nothing. */
+function suggestion(name: string, candidates: readonly string[]): string {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
+  for (const c of candidates) {
+    const d = distance(name, c);
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best === undefined ? '' : ` (did you mean '${best}'?)`;
+}
+
 /**
  * True when the suite's tools are all known without starting a server: no `servers:`, only inline `tools:` or
  * per-case `functions:`. Then the check runs at load; otherwise once the servers' catalogs are listed.
@@ -83,7 +114,11 @@ export function checkExpectations(suite: Suite, tools: SuiteTools): SemanticIssu
           message: filtered
             ? `tool '${call.tool}' is filtered out of this case's tools (by the suite's toolFilter or the case's tools:); ` +
               'change the filter or the expected tool'
-            : `no tool named '${call.tool}' is offered to this case; offered: ${listNames(offered.map((t) => t.name))}; ` +
+            : `no tool named '${call.tool}' is offered to this case${suggestion(
+                call.tool,
+                offered.map((t) => t.name),
+              )}; ` +
+              `offered: ${listNames(offered.map((t) => t.name))}; ` +
               'fix the name, or add the tool to the suite',
         });
         continue;
@@ -95,7 +130,7 @@ export function checkExpectations(suite: Suite, tools: SuiteTools): SemanticIssu
         issues.push({
           path: [...at, ...path],
           message:
-            `'${name}' is not a parameter of ${call.tool} (its parameters: ${listNames(declared)}); ` +
+            `'${name}' is not a parameter of ${call.tool}${suggestion(name, declared)} (its parameters: ${listNames(declared)}); ` +
             'fix the name, or remove it from the expected call',
         });
       }

@@ -44,6 +44,11 @@ export type ToolFilter = z.infer<typeof ToolFilterSchema>;
  * named in `free` (free text: a diff, a question) are checked against the tool's JSON Schema only; with no
  * `args` at all, every parameter is free. `example` gives concrete values for free parameters, used by the
  * simulated oracle and shown to readers.
+ * Checked against the tools (src/config/check-expectations.ts): `tool` must name a tool the case offers (after the
+ * tool filters), and every parameter named in `args`, `free` or `example` must be one the tool's input schema lists
+ * in `properties`, unless that schema lists none or explicitly admits others (`additionalProperties` true or a
+ * schema, or `patternProperties`): a listed set is taken as the tool's parameters even where JSON Schema would admit
+ * more. Inline tools are checked when the suite loads, servers' tools before a run calls a model.
  */
 export const ExpectedCallSchema = z
   .object({
