@@ -1,5 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
-import { depthExceeds, MAX_JSON_DEPTH } from '../util/json-depth.js';
+import { depthExceeds, MAX_JSON_DEPTH, textDepthExceeds } from '../util/json-depth.js';
 import { jsonText } from '../util/json-text.js';
 import { takeRepairChars } from './reply-budget.js';
 
@@ -35,21 +35,25 @@ const wholeOf = new WeakMap<object, object>();
  */
 export function parseJsonText(raw: string): JsonParse {
   let value: unknown;
+  let text = raw;
   let repaired = false;
   try {
     value = JSON.parse(raw);
   } catch (first) {
     if (raw.length > MAX_REPAIR_CHARS || !takeRepairChars(raw.length)) return { ok: false, error: errorText(first) };
     try {
-      value = JSON.parse(jsonrepair(raw));
+      text = jsonrepair(raw);
+      value = JSON.parse(text);
       repaired = true;
     } catch {
       return { ok: false, error: errorText(first) };
     }
   }
   const parsed = decodeTwice(value, repaired);
-  // nesting deeper than the limit takes more than two characters a level
-  return raw.length > 2 * MAX_JSON_DEPTH ? bounded(parsed) : parsed;
+  // the text read tells (without walking the value) whether the value can nest that deep; a decoded string's
+  // content nests no deeper than the limit unless its own text does
+  const deep = textDepthExceeds(text) || (parsed.ok && parsed.doubleEncoded && textDepthExceeds(value as string));
+  return deep ? bounded(parsed) : parsed;
 }
 
 function decodeTwice(value: unknown, repaired: boolean): JsonParse {
