@@ -74,7 +74,8 @@ describe('the lock on a run folder', () => {
     const refusal = second.stderr.trim().split('\n').at(-1) ?? '';
     expect(refusal).toContain(`is in use by toolgauge eval --resume (pid ${first.pid} on ${hostname()}, since `);
     expect(refusal).toContain(`delete ${join(dir, RUN_LOCK_FILE)}`);
-    // Only the run log is checked here: eval creates its report files before the runner takes the lock.
+    // the refused process touched neither the log nor the reports: the first finishes as if alone
+    expect(firstResult.code, firstResult.stderr).toBe(0);
     expect(firstResult.stderr).not.toContain('is in use by');
     const records = expectIntactLog(join(dir, 'run.jsonl'));
     const cases = records.filter((r): r is CaseRecord => r.type === 'case');

@@ -17,6 +17,7 @@ import { type PlanItem, plan, planSize } from '../runner/plan.js';
 import { runEval } from '../runner/run-eval.js';
 import { inShard, parseShard } from '../runner/shard.js';
 import { toolgaugeVersion } from '../util/package-root.js';
+import { lockRunDir } from '../util/run-lock.js';
 import { sharedTokenCounter } from '../util/token-counter.js';
 import { abortOnInterrupt, EXIT_INTERRUPTED } from './interrupt.js';
 import { Progress } from './progress.js';
@@ -37,6 +38,9 @@ export interface EvalFlags extends ConfigOverrides, CassetteFlags {
 
 export async function evalCommand(flags: EvalFlags): Promise<number> {
   checkRanges(flags);
+  // held from before the log is read until the reports are written: a second writer is refused before it touches
+  // either (runEval's own lock on the folder nests in this one)
+  const resumeLock = flags.resume ? lockRunDir(flags.resume, 'eval --resume') : undefined;
   const resumed = flags.resume ? await readResume(flags.resume) : undefined;
   const mode = cassetteMode(flags);
   const shard = flags.shard ? parseShard(flags.shard) : resumed?.header.shard;
@@ -150,9 +154,11 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     process.stderr.write(
       `Run interrupted: ${outcome.aggregate.total} finished cases are saved in ${displayPath(outcome.runLog)}.\nResume with: toolgauge eval --resume ${displayPath(runDir)}\n`,
     );
+    resumeLock?.release();
     return EXIT_INTERRUPTED;
   }
   for (const line of judged.verdict.lines) process.stderr.write(`${line}\n`);
+  resumeLock?.release();
   return judged.verdict.exitCode;
 }
 

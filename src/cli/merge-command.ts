@@ -1,14 +1,23 @@
+import { mkdirSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
 import { finishRun } from '../replay/finish-run.js';
 import { mergeRuns } from '../replay/merge-runs.js';
+import { lockRunDir } from '../util/run-lock.js';
 import { newRunId } from './run-meta.js';
 
 /** `toolgauge merge <run-dirs…>`: one run log and one report from the shards of a run. */
 export async function mergeCommand(dirs: string[], flags: { out?: string }): Promise<number> {
   const outDir = flags.out ? resolve(flags.out) : resolve(dirname(resolve(dirs[0] ?? '.')), newRunId());
-  const outcome = await mergeRuns(dirs, outDir, basename(outDir));
-  for (const w of outcome.warnings) process.stderr.write(`${w}\n`);
-  process.stderr.write(`merge: ${outcome.aggregate.total} cases from ${dirs.length} runs → ${displayPath(outDir)}\n`);
-  return await finishRun(outcome.aggregate, outDir, outcome.interrupted);
+  // held until the reports are written too (mergeRuns' own lock on the folder nests in this one)
+  mkdirSync(outDir, { recursive: true });
+  const lock = lockRunDir(outDir, 'merge');
+  try {
+    const outcome = await mergeRuns(dirs, outDir, basename(outDir));
+    for (const w of outcome.warnings) process.stderr.write(`${w}\n`);
+    process.stderr.write(`merge: ${outcome.aggregate.total} cases from ${dirs.length} runs → ${displayPath(outDir)}\n`);
+    return await finishRun(outcome.aggregate, outDir, outcome.interrupted);
+  } finally {
+    lock.release();
+  }
 }

@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
 import { finishRun } from '../replay/finish-run.js';
 import { regradeRun } from '../replay/regrade-run.js';
+import { lockRunDir } from '../util/run-lock.js';
 import { newRunId } from './run-meta.js';
 
 export interface RegradeFlags {
@@ -17,15 +19,23 @@ export interface RegradeFlags {
  */
 export async function regradeCommand(runDir: string, flags: RegradeFlags): Promise<number> {
   const outDir = flags.out ? resolve(flags.out) : resolve(dirname(resolve(runDir)), newRunId());
-  const outcome = await regradeRun(runDir, {
-    outDir,
-    ...(flags.inPlace ? { inPlace: true } : {}),
-    ...(flags.grader?.length ? { graders: flags.grader } : {}),
-    ...(flags.reparse === undefined ? {} : { reparse: flags.reparse }),
-  });
-  for (const note of outcome.notes) process.stderr.write(`regrade: ${note}\n`);
-  process.stderr.write(
-    `regrade: ${outcome.aggregate.total} records regraded${outcome.reparsed.on ? ' (replies parsed again)' : ''}, ${outcome.changed} with changed grades → ${displayPath(outcome.runDir)}\n`,
-  );
-  return await finishRun(outcome.aggregate, outcome.runDir, outcome.interrupted);
+  // a folder that exists already (--in-place, or --out into one) is held until its reports are written too;
+  // regradeRun's own lock nests in this one, and covers the run log of a folder it creates
+  const written = flags.inPlace ? resolve(runDir) : outDir;
+  const lock = existsSync(written) ? lockRunDir(written, flags.inPlace ? 'regrade --in-place' : 'regrade') : undefined;
+  try {
+    const outcome = await regradeRun(runDir, {
+      outDir,
+      ...(flags.inPlace ? { inPlace: true } : {}),
+      ...(flags.grader?.length ? { graders: flags.grader } : {}),
+      ...(flags.reparse === undefined ? {} : { reparse: flags.reparse }),
+    });
+    for (const note of outcome.notes) process.stderr.write(`regrade: ${note}\n`);
+    process.stderr.write(
+      `regrade: ${outcome.aggregate.total} records regraded${outcome.reparsed.on ? ' (replies parsed again)' : ''}, ${outcome.changed} with changed grades → ${displayPath(outcome.runDir)}\n`,
+    );
+    return await finishRun(outcome.aggregate, outcome.runDir, outcome.interrupted);
+  } finally {
+    lock?.release();
+  }
 }
