@@ -123,7 +123,10 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
       if (fromGrade) {
         // as grade did: the case's own functions, or the suite's catalog, filtered
         let caseTools = gradedTools.get(suite.suite.name);
-        if (!caseTools) gradedTools.set(suite.suite.name, (caseTools = new CaseTools(suite)));
+        if (!caseTools) {
+          caseTools = new CaseTools(suite);
+          gradedTools.set(suite.suite.name, caseTools);
+        }
         ({ list: tools, hash } = caseTools.cached(c) ?? (await caseTools.of(c)));
       } else {
         // As the run did: a cached-schemas renderer showed the cache, drifted from the live server or not.
