@@ -1,3 +1,4 @@
+import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay, setImmediate as nextTick } from 'node:timers/promises';
 import { redactSecrets, registerCredentials } from '../../providers/shared/redact.js';
@@ -38,6 +39,26 @@ export interface EvalOutcome {
 const YIELD_MS = 10;
 
 /**
+ * The run log, opened for the cases still to run: a new log (the header), or for `--resume` the header and the
+ * finished records kept from the interrupted run. Those are written to a new file that replaces run.jsonl only once it
+ * is complete and on disk, so a run killed while its log is being rewritten leaves the old log whole.
+ */
+function openRunLog(runLog: string, header: RunHeader, kept: readonly CaseRecord[] | undefined): RunLogWriter {
+  if (!kept) {
+    const writer = new RunLogWriter(runLog, 'create');
+    writer.write(header);
+    return writer;
+  }
+  const next = `${runLog}.resuming`;
+  const rewrite = new RunLogWriter(next, 'create');
+  rewrite.write(header);
+  for (const r of kept) rewrite.write(r);
+  rewrite.close();
+  renameSync(next, runLog);
+  return new RunLogWriter(runLog, 'append');
+}
+
+/**
  * Runs the plan with bounded concurrency (a fixed set of workers pulling from the lazy plan), streaming each
  * finished case to run.jsonl. On abort, in-flight cases are dropped (not logged) so `--resume` reruns them.
  */
@@ -46,17 +67,15 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
   await checkListedExpectations(input.suites, { waitMs: input.settings.toolMs, signal: input.signal });
   const runLog = join(input.runDir, 'run.jsonl');
   const lock = lockRunDir(input.runDir, input.resume ? 'eval --resume' : 'eval');
-  const writer = new RunLogWriter(runLog, 'create');
   // Provider plugins and simulated providers take options no provider parser has seen: register what they carry
   // too, so the effective config in the header — and anything quoting it later — is written redacted.
   registerCredentials(input.header.config);
   const header = redactSecrets(input.header);
+  const writer = openRunLog(runLog, header, input.resume?.records);
   const aggregate = new RunAggregate(header);
-  writer.write(header);
   const done = new Set<string>();
   let completed = 0;
   for (const r of input.resume?.records ?? []) {
-    writer.write(r);
     aggregate.add(r);
     done.add(r.key);
     completed++;
