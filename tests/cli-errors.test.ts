@@ -115,6 +115,10 @@ describe('suites checked against their tools, every problem listed', () => {
         '      calls:',
         '        - tool: get_weather',
         '          args: { town: [Rome] }',
+        '  - id: c',
+        '    prompt: Weather in Oslo?',
+        '    tools: { exclude: [get_weather] }',
+        '    expect: { calls: [{ tool: get_weather }] }',
         '',
       ].join('\n'),
     );
@@ -123,12 +127,15 @@ describe('suites checked against their tools, every problem listed', () => {
     expect(res.stderr).not.toMatch(/\n\s+at /);
     expect(res.stderr).not.toContain('→'); // no run started
     const lines = problemLines(res.stderr);
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(
       /^toolgauge: \S*inline-mismatch\.yaml:8:\d+: cases\[0\]\.expect\.calls\[0\]\.tool: no tool named 'get_wether' is offered to this case \(did you mean 'get_weather'\?\); offered: get_weather; fix the name/,
     );
     expect(lines[1]).toMatch(
       /^ {2}\S*inline-mismatch\.yaml:14:\d+: cases\[1\]\.expect\.calls\[0\]\.args\.town: 'town' is not a parameter of get_weather \(its parameters: city\); fix the name/,
+    );
+    expect(lines[2]).toMatch(
+      /^ {2}\S*inline-mismatch\.yaml:18:\d+: cases\[2\]\.expect\.calls\[0\]\.tool: tool 'get_weather' is filtered out of this case's tools/,
     );
   });
 
