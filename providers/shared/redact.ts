@@ -1,3 +1,5 @@
+import { jsonText } from '../../src/util/json-text.js';
+
 /**
  * Secret redaction. Every key a provider reads is registered here; `redactSecrets` replaces each known value
  * wherever it appears (deeply, in strings and object keys) so no key reaches a log, report, cassette or error.
@@ -227,15 +229,22 @@ function replaceAll(text: string, all: readonly string[]): string {
   return out;
 }
 
-function walk(value: unknown, all: readonly string[], seen: WeakMap<object, unknown>): unknown {
+/**
+ * Levels the redacted copy keeps as objects. A model can write arguments nested thousands deep; below this depth the
+ * value is kept as its (redacted) JSON text, so the copy never overflows the stack.
+ */
+const MAX_WALK_DEPTH = 256;
+
+function walk(value: unknown, all: readonly string[], seen: WeakMap<object, unknown>, depth = 0): unknown {
   if (typeof value === 'string') return replaceAll(value, all);
   if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_WALK_DEPTH) return replaceAll(jsonText(value) ?? '', all);
   const cached = seen.get(value);
   if (cached !== undefined) return cached;
   if (Array.isArray(value)) {
     const out: unknown[] = [];
     seen.set(value, out);
-    for (const v of value) out.push(walk(v, all, seen));
+    for (const v of value) out.push(walk(v, all, seen, depth + 1));
     return out;
   }
   if (value instanceof Error) {
@@ -247,7 +256,7 @@ function walk(value: unknown, all: readonly string[], seen: WeakMap<object, unkn
   seen.set(value, out);
   for (const [k, v] of Object.entries(value)) {
     const key = replaceAll(k, all);
-    const copy = isSecretHeader(k) && typeof v === 'string' ? REDACTED : walk(v, all, seen);
+    const copy = isSecretHeader(k) && typeof v === 'string' ? REDACTED : walk(v, all, seen, depth + 1);
     // `out['__proto__'] = …` would set the copy's prototype instead of a key (JSON.parse makes `__proto__` an own
     // key): define it as the ordinary property it was.
     if (key === '__proto__') {

@@ -1,6 +1,7 @@
 import type { ModelRequest, ModelResponse, NativeCall, ProviderKind, Usage } from '../../src/contracts/model.js';
 import type { Provider } from '../../src/contracts/provider.js';
 import { ToolgaugeError } from '../../src/errors.js';
+import { jsonText } from '../../src/util/json-text.js';
 import { classifySdkError, type ErrorFacts, providerError } from './map-error.js';
 import type { ProviderOptions } from './options.js';
 import { createLimiter } from './rate-limit.js';
@@ -113,7 +114,8 @@ export function argumentsObject(args: string | Record<string, unknown>): Record<
 
 /** Serialises arguments we must send back as a JSON string (OpenAI `function.arguments`). */
 export function argumentsString(args: string | Record<string, unknown>): string {
-  return typeof args === 'string' ? args : JSON.stringify(args);
+  // (jsonText: arguments a model nested thousands deep do not overflow the stack)
+  return typeof args === 'string' ? args : (jsonText(args) ?? '{}');
 }
 
 /** Token usage as the APIs report it → the neutral Usage (`cached` only when the API said). */

@@ -133,9 +133,12 @@ export function isWrapped(call: ParsedCall): boolean {
   return call.via === 'fenced' || call.via === 'inline-code';
 }
 
+/** Characters of a string value a reason shows (arguments kept as JSON text can be megabytes). */
+const MAX_SHOWN = 300;
+
 /** Python-like rendering for reasons: strings quoted, lists bracketed (matches BFCL's possible-answer look). */
 export function show(value: unknown): string {
-  if (typeof value === 'string') return `'${value}'`;
+  if (typeof value === 'string') return `'${value.length > MAX_SHOWN ? `${value.slice(0, MAX_SHOWN)}…` : value}'`;
   if (Array.isArray(value)) return `[${value.map(show).join(', ')}]`;
   if (value && typeof value === 'object') {
     return `{${Object.entries(value)

@@ -1,5 +1,6 @@
 import type { NativeCall, Protocol } from '../contracts/model.js';
 import type { CallVia, Diagnostic, ParseContext, ParsedCall, ParseResult, ParseTool } from '../contracts/parse.js';
+import { jsonText } from '../util/json-text.js';
 import { findBareJsonCalls } from './bare-json.js';
 import { type FenceRegion, findFencedCalls, findInlineCodeCalls } from './fences.js';
 import { MARKUP_FORMATS } from './formats/markup-formats.js';
@@ -92,7 +93,8 @@ function isAnswerDirectly(c: ParsedCall, tools: readonly ParseTool[]): boolean {
 
 function nativeCall(native: NativeCall, calls: ParsedCall[], diagnostics: Diagnostic[]): void {
   const raw = native.arguments;
-  const rawArgs = typeof raw === 'string' ? raw : JSON.stringify(raw ?? {});
+  // (jsonText: arguments nested thousands deep do not overflow the stack)
+  const rawArgs = typeof raw === 'string' ? raw : (jsonText(raw ?? {}) ?? '{}');
   const parsed = parseArguments(raw);
   if (!parsed.ok) {
     diagnostics.push({
