@@ -2,6 +2,7 @@ import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { restoreRedacted } from '../../providers/shared/redact.js';
+import { checkListedExpectations } from '../config/check-expectations.js';
 import { ConfigSchema } from '../config/config-schema.js';
 import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
@@ -61,6 +62,9 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   const strategies = await resolveStrategies(config.renderers, loaded.dir, loaded.origin.renderers);
   let providers = await resolveProviders(config.providers, loaded.dir, loaded.origin.providers);
   const graders = await resolveGraders(config.graders, loaded.dir, loaded.origin.graders);
+
+  // Before any model is called or anything written: expected calls against the tools the servers list.
+  await checkListedExpectations(suites, { waitMs: config.timeouts.toolMs });
 
   const runId = resumed?.header.runId ?? newRunId();
   const runDir = resumed ? resolve(flags.resume!) : resolve(loaded.dir, config.out, runId);

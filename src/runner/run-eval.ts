@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { setTimeout as delay, setImmediate as nextTick } from 'node:timers/promises';
 import { redactSecrets, registerCredentials } from '../../providers/shared/redact.js';
 import { ServerPool } from '../catalog/server-pool.js';
-import { checkListedExpectations } from '../config/check-expectations.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import type { ProviderSlot, Strategy } from '../config/resolve.js';
 import type { CaseRecord, RunHeader } from '../contracts/run-log.js';
@@ -63,8 +62,6 @@ function openRunLog(runLog: string, header: RunHeader, kept: readonly CaseRecord
  * finished case to run.jsonl. On abort, in-flight cases are dropped (not logged) so `--resume` reruns them.
  */
 export async function runEval(input: EvalInput): Promise<EvalOutcome> {
-  // Before any model is called or anything written: expected calls against the tools the servers list.
-  await checkListedExpectations(input.suites, { waitMs: input.settings.toolMs, signal: input.signal });
   const runLog = join(input.runDir, 'run.jsonl');
   const lock = lockRunDir(input.runDir, input.resume ? 'eval --resume' : 'eval');
   // Provider plugins and simulated providers take options no provider parser has seen: register what they carry
