@@ -197,7 +197,9 @@ describe('server pool with a misbehaving stdio server (real CLI, real processes)
     expect(res.code, res.stderr).toBe(0);
     const { cases, footer } = runRecords(res.stderr);
     const huge = cases.get('c2-huge')!;
-    expect(huge.error?.message).toContain("MCP server 'faulty' answered huge with a message over the 10485760 bytes");
+    expect(huge.error?.message).toContain(
+      "MCP server 'faulty' sent a message over the 10485760-byte (10 MiB) stdio limit during huge",
+    );
     expect(huge.error?.message).toContain('the server did not crash');
     expect(huge.error?.message).not.toContain('Connection closed');
     const answered = (id: string) => {

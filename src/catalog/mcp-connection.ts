@@ -86,9 +86,10 @@ export async function connectServer(
     // A cancelled request rejects with a "timeout" McpError wrapping the reason: the reason is the truth.
     if (!inProcess && cancel?.signal.aborted) return cancel.signal.reason as unknown;
     if (stdio?.overLimit) {
+      // An infrastructure error with the limit in its message; `details.reason` names the fault exactly.
       return new ToolgaugeError(
         'SERVER_CRASH',
-        `MCP server '${name}' answered ${what} with a message over the ${MAX_MESSAGE_BYTES} bytes (10 MiB) a stdio message may have: the result was not read and the connection was closed (the server did not crash; it is restarted for the next case)`,
+        `MCP server '${name}' sent a message over the ${MAX_MESSAGE_BYTES}-byte (10 MiB) stdio limit during ${what}: it was not read and the connection was closed (the server did not crash; it is restarted for the next case)`,
         { server: name, tool: what, limitBytes: MAX_MESSAGE_BYTES, reason: 'TOOL_RESULT_TOO_LARGE' },
       );
     }

@@ -56,8 +56,8 @@ export class ServerPool {
     const keys = new Map<McpConnection, string>();
     const owned: McpConnection[] = [];
     const sharedBounds: RequestBounds = { ...bounds, cancel: this.closing };
-    // Only a case that waits on a shared server reads its cancellation's signal (most cases have none to wait on).
-    const waitCancel = Object.values(suite.servers ?? {}).every(perCase) ? undefined : bounds.cancel;
+    // Only a case that may wait on a process reads its cancellation's signal: in-process servers answer at once.
+    const waitCancel = Object.values(suite.servers ?? {}).every((s) => 'builtin' in s) ? undefined : bounds.cancel;
     try {
       for (const [name, spec] of Object.entries(suite.servers ?? {})) {
         const key = `${loaded.file}#${name}`;
