@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter } from '../src/contracts/run-log.js';
-import { FIXTURES, finished, ROOT, readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { FIXTURES, finished, ROOT, readRecords, runCli, runDirFrom, startCli } from './cli-helpers.js';
 import { processesWith, waitFor } from './fixtures/mcp-support/processes.js';
 
 const FAULTY = join(FIXTURES, 'mcp-faulty', 'server.mjs');
@@ -132,6 +132,46 @@ cases:
       expect(processesWith(marker)).toEqual([]);
     } finally {
       for (const p of processesWith(marker)) process.kill(p.pid, 'SIGKILL');
+    }
+  });
+});
+
+/**
+ * A command with no interrupt handling of its own dies of SIGINT: the servers it started (each in its own process
+ * group, out of reach of a terminal's Ctrl-C) die with it, even one that ignores SIGTERM and stdin EOF.
+ */
+describe('no orphan after SIGINT kills a command that started a server (real processes)', () => {
+  it('SIGINT to `schemas diff` while its server hangs on initialize', async () => {
+    const marker = `tg-orphan-start-${randomUUID()}`;
+    const dir = mkdtempSync(join(tmpdir(), 'tg-orphans-'));
+    writeFileSync(
+      join(dir, 'stuck.yaml'),
+      `name: stuck
+servers:
+  faulty:
+    command: [node, ${JSON.stringify(FAULTY)}, --marker, ${marker}]
+    env: { FAULTY_HANG_ON: initialize, FAULTY_IGNORE_SIGTERM: '1' }
+cases:
+  - id: one
+    prompt: Which process are you?
+    expect: { calls: [{ tool: whoami, args: {} }] }
+`,
+    );
+    writeFileSync(
+      join(dir, 'stuck.config.yaml'),
+      'suites: [stuck.yaml]\nrenderers: [full-details]\nproviders: [sim:oracle]\ntimeouts: { toolMs: 120000 }\n',
+    );
+    const child = startCli(['schemas', 'diff', '-c', join(dir, 'stuck.config.yaml')]);
+    const done = finished(child);
+    try {
+      expect(await waitFor(() => processesWith(marker).length === 1, 30_000), 'the server never started').toBe(true);
+      child.kill('SIGINT');
+      const res = await done;
+      expect(res.signal ?? res.code).toBeTruthy(); // it ended (of the signal), without waiting out the start
+      expect(processesWith(marker)).toEqual([]);
+    } finally {
+      for (const p of processesWith(marker)) process.kill(p.pid, 'SIGKILL');
+      if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
 });

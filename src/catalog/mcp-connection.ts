@@ -233,6 +233,30 @@ export function killServerProcesses(): void {
   liveServers.clear();
 }
 
+/** Signals whose default action ends this process without an 'exit' event. */
+const FATAL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Once a server runs: kill them all on exit, and on a fatal signal nobody else handles. A server leads its own process
+ * group, so a terminal's Ctrl-C no longer reaches it: a CLI that dies of the signal (before a command installs its
+ * interrupt handling) must take its servers along. When another handler exists (a run stopping gracefully), it owns
+ * the signal and the exit hook does the rest.
+ */
+function installExitHooks(): void {
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', killServerProcesses);
+  for (const signal of FATAL_SIGNALS) {
+    const onSignal = () => {
+      if (process.listenerCount(signal) > 1) return;
+      killServerProcesses();
+      process.off(signal, onSignal);
+      process.kill(process.pid, signal); // the default action, as if nobody had listened
+    };
+    process.on(signal, onSignal);
+  }
+}
+
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
 /**
@@ -274,10 +298,7 @@ class ServerProcessTransport implements Transport {
       });
       child.once('spawn', () => {
         liveServers.add(child);
-        if (!exitHook) {
-          exitHook = true;
-          process.once('exit', killServerProcesses);
-        }
+        installExitHooks();
         resolve();
       });
       // The leader is gone: whatever it left running in its group goes too.
