@@ -228,7 +228,7 @@ function signalServer(child: ChildProcess, signal: NodeJS.Signals): void {
  * Kills (SIGKILL) every stdio server process still running, with its process group. Runs on this process's exit,
  * whatever the way out (a second Ctrl-C, an error, the end of a command): no server outlives the CLI.
  */
-export function killServerProcesses(): void {
+function killServerProcesses(): void {
   for (const child of liveServers) signalServer(child, 'SIGKILL');
   liveServers.clear();
 }
