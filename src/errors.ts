@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'SERVER_START'
   | 'SERVER_CRASH'
   | 'SERVER_TIMEOUT'
+  /** A tool result over the MCP transport's message limit: nothing crashed, the message was not read. */
+  | 'TOOL_RESULT_TOO_LARGE'
   | 'PROVIDER_AUTH'
   | 'PROVIDER_HTTP'
   | 'PROVIDER_TIMEOUT'

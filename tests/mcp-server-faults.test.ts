@@ -201,6 +201,7 @@ describe('server pool with a misbehaving stdio server (real CLI, real processes)
       "MCP server 'faulty' sent a message over the 10485760-byte (10 MiB) stdio limit during huge",
     );
     expect(huge.error?.message).toContain('the server did not crash');
+    expect(huge.error?.code).toBe('TOOL_RESULT_TOO_LARGE');
     expect(huge.error?.message).not.toContain('Connection closed');
     const answered = (id: string) => {
       const c = cases.get(id)!;

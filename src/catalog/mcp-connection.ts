@@ -86,11 +86,11 @@ export async function connectServer(
     // A cancelled request rejects with a "timeout" McpError wrapping the reason: the reason is the truth.
     if (!inProcess && cancel?.signal.aborted) return cancel.signal.reason as unknown;
     if (stdio?.overLimit) {
-      // An infrastructure error with the limit in its message; `details.reason` names the fault exactly.
+      // An infrastructure error (not the model's), named for what happened, with the limit in its message
       return new ToolgaugeError(
-        'SERVER_CRASH',
+        'TOOL_RESULT_TOO_LARGE',
         `MCP server '${name}' sent a message over the ${MAX_MESSAGE_BYTES}-byte (10 MiB) stdio limit during ${what}: it was not read and the connection was closed (the server did not crash; it is restarted for the next case)`,
-        { server: name, tool: what, limitBytes: MAX_MESSAGE_BYTES, reason: 'TOOL_RESULT_TOO_LARGE' },
+        { server: name, tool: what, limitBytes: MAX_MESSAGE_BYTES },
       );
     }
     if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) {
