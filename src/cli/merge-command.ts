@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmdirSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
 import { finishRun } from '../replay/finish-run.js';
@@ -6,17 +6,35 @@ import { mergeRuns } from '../replay/merge-runs.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { newRunId } from './run-meta.js';
 
+/** Flags of `toolgauge merge`. */
+export interface MergeFlags {
+  /** Folder for the merged run (default: a new run folder beside the first). */
+  out?: string;
+  /** Merge an incomplete set of shards: a warning instead of a usage error. */
+  allowPartial?: boolean;
+}
+
 /** `toolgauge merge <run-dirs…>`: one run log and one report from the shards of a run. */
-export async function mergeCommand(dirs: string[], flags: { out?: string }): Promise<number> {
+export async function mergeCommand(dirs: string[], flags: MergeFlags): Promise<number> {
   const outDir = flags.out ? resolve(flags.out) : resolve(dirname(resolve(dirs[0] ?? '.')), newRunId());
+  const created = !existsSync(outDir);
   // held until the reports are written too (mergeRuns' own lock on the folder nests in this one)
   mkdirSync(outDir, { recursive: true });
   const lock = lockRunDir(outDir, 'merge');
   try {
-    const outcome = await mergeRuns(dirs, outDir, basename(outDir));
+    const outcome = await mergeRuns(dirs, outDir, basename(outDir), { allowPartial: flags.allowPartial ?? false });
     for (const w of outcome.warnings) process.stderr.write(`${w}\n`);
     process.stderr.write(`merge: ${outcome.aggregate.total} cases from ${dirs.length} runs → ${displayPath(outDir)}\n`);
     return await finishRun(outcome.aggregate, outDir, outcome.interrupted);
+  } catch (e) {
+    lock.release();
+    // a refused merge leaves no empty run folder behind (a folder with anything in it is kept)
+    if (created) {
+      try {
+        rmdirSync(outDir);
+      } catch {}
+    }
+    throw e;
   } finally {
     lock.release();
   }

@@ -15,6 +15,14 @@ export interface MergeOutcome {
   runLog: string;
   interrupted: boolean;
   warnings: string[];
+  /** Shards of the plan absent from a merge allowed to be partial (`i/n` each); empty when the set is complete. */
+  missingShards: string[];
+}
+
+/** How a merge may proceed. */
+export interface MergeOptions {
+  /** Merge an incomplete set of shards (a warning, and the outcome lists them) instead of refusing it. */
+  allowPartial?: boolean;
 }
 
 /** What must agree for runs to be parts of one experiment (machine-local settings like `out` may differ). */
@@ -33,13 +41,19 @@ function experimentOf(h: RunHeader): string {
  * Combines the run logs of shards (or any runs of one config over disjoint cases) into one run log: one header,
  * every case record, one footer; cassettes are concatenated. Streams records, keeping only their keys in memory.
  */
-export async function mergeRuns(dirs: string[], outDir: string, runId: string): Promise<MergeOutcome> {
+export async function mergeRuns(
+  dirs: string[],
+  outDir: string,
+  runId: string,
+  options: MergeOptions = {},
+): Promise<MergeOutcome> {
   if (dirs.length < 2) throw new ToolgaugeError('USAGE', 'merge: pass at least two run folders (reports/<run-id>)');
   const logs = dirs.map((d) => runLogOf(d, 'merge:'));
   const headers: RunHeader[] = [];
   for (const f of logs) headers.push(await readHeader(f));
   const first = headers[0]!;
   const warnings: string[] = [];
+  let missingShards: string[] = [];
   for (const [i, h] of headers.entries()) {
     if (experimentOf(h) !== experimentOf(first)) {
       throw new ToolgaugeError(
@@ -64,11 +78,18 @@ export async function mergeRuns(dirs: string[], outDir: string, runId: string): 
         throw new ToolgaugeError('USAGE', `merge: ${dirs[i]} and ${prev} are both shard ${h.shard.index}/${count}`);
       seen.set(h.shard.index, dirs[i]!);
     }
-    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
-    if (missing.length)
-      warnings.push(
-        `merge: shard(s) ${missing.map((i) => `${i}/${count}`).join(', ')} missing; the merged run is partial`,
+    missingShards = Array.from({ length: count }, (_, i) => i + 1)
+      .filter((i) => !seen.has(i))
+      .map((i) => `${i}/${count}`);
+    // An incomplete set would pass for the whole run (its pass rates, its gate): refused unless asked for.
+    if (missingShards.length && !options.allowPartial) {
+      throw new ToolgaugeError(
+        'USAGE',
+        `merge: shard(s) ${missingShards.join(', ')} missing; add their run folders (run them with --shard ${missingShards[0]}), or pass --allow-partial to merge the ${seen.size} of ${count} given`,
       );
+    }
+    if (missingShards.length)
+      warnings.push(`merge: shard(s) ${missingShards.join(', ')} missing; the merged run is partial`);
   }
   if (new Set(headers.map((h) => h.gitCommit)).size > 1)
     warnings.push('merge: the runs were made at different git commits');
@@ -129,5 +150,5 @@ export async function mergeRuns(dirs: string[], outDir: string, runId: string): 
     if (existsSync(cassettes)) appendFileSync(join(dir, CASSETTE_FILE), readFileSync(cassettes));
   }
   lock.release();
-  return { header, aggregate, runLog, interrupted, warnings };
+  return { header, aggregate, runLog, interrupted, warnings, missingShards };
 }
