@@ -1,9 +1,13 @@
 import { request } from 'node:http';
 import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { Ollama } from 'ollama';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { ProviderEntrySchema } from '../src/config/config-schema.js';
 import { loadSuite } from '../src/config/load-suite.js';
-import { ROOT, startCli } from './cli-helpers.js';
+import { finished, ROOT, runCli, startCli } from './cli-helpers.js';
 
 const excel = loadSuite(join(ROOT, 'suites', 'excel.yaml')).suite;
 const readCase = excel.cases.find((c) => c.expect.calls?.[0]?.tool === 'read_data_from_excel');
@@ -43,6 +47,7 @@ describe('toolgauge serve llm', () => {
   let child: ReturnType<typeof startCli>;
   let client: OpenAI;
   let baseUrl: string;
+  let banner: string;
 
   beforeAll(async () => {
     child = startCli(['serve', 'llm', '--port', '0']);
@@ -56,6 +61,7 @@ describe('toolgauge serve llm', () => {
       child.on('exit', (code) => reject(new Error(`serve llm exited (${code}): ${stderr}`)));
     });
     baseUrl = url;
+    banner = stderr;
     client = new OpenAI({ apiKey: 'sk-test-serve-llm', baseURL: `${url}/v1`, maxRetries: 0 });
   }, 60_000);
 
@@ -97,6 +103,66 @@ describe('toolgauge serve llm', () => {
     expect(unknown.choices[0]?.message.tool_calls ?? []).toEqual([]);
   });
 
+  it('prints a provider entry per wire protocol that works as printed through the real SDK clients', async () => {
+    const entries = banner
+      .split('\n')
+      .filter((line) => line.includes(' POST '))
+      .map((line) => {
+        const flow = /(\{ id: .* \} \})/.exec(line)?.[1];
+        expect(flow, line).toBeDefined();
+        const entry = ProviderEntrySchema.parse(parseYaml(flow!));
+        if (typeof entry === 'string') throw new Error(`not an entry with options: ${line}`);
+        return { id: entry.id, baseURL: String(entry.options?.baseURL), api: entry.options?.api, line };
+      });
+    expect(entries.map((e) => `${e.id.split(':')[0]}${e.api ? ` ${String(e.api)}` : ''}`)).toEqual([
+      'openai-compatible',
+      'openai-compatible responses',
+      'anthropic',
+      'ollama',
+    ]);
+    const prompt = readCase!.prompt;
+    for (const e of entries) {
+      const model = e.id.slice(e.id.indexOf(':') + 1);
+      let called: string[];
+      if (e.id.startsWith('openai-compatible:') && e.api === 'responses') {
+        const sdk = new OpenAI({ apiKey: 'no-key', baseURL: e.baseURL, maxRetries: 0 });
+        const r = await sdk.responses.create({
+          model,
+          input: prompt,
+          tools: [{ type: 'function', name: 'read_data_from_excel', parameters, strict: false }],
+          store: false,
+        });
+        called = r.output.flatMap((i) => (i.type === 'function_call' ? [i.name] : []));
+      } else if (e.id.startsWith('openai-compatible:')) {
+        const sdk = new OpenAI({ apiKey: 'no-key', baseURL: e.baseURL, maxRetries: 0 });
+        const r = await sdk.chat.completions.create({ model, messages: [{ role: 'user', content: prompt }], tools });
+        called = (r.choices[0]?.message.tool_calls ?? []).flatMap((c) =>
+          c.type === 'function' ? [c.function.name] : [],
+        );
+      } else if (e.id.startsWith('anthropic:')) {
+        expect(e.line).toContain('ANTHROPIC_API_KEY');
+        const sdk = new Anthropic({ apiKey: 'any-value', baseURL: e.baseURL, maxRetries: 0 });
+        const r = await sdk.messages.create({
+          model,
+          max_tokens: 256,
+          messages: [{ role: 'user', content: prompt }],
+          tools: [{ name: 'read_data_from_excel', input_schema: parameters as Anthropic.Tool.InputSchema }],
+        });
+        called = r.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : []));
+      } else {
+        // The ollama provider hands its baseURL option to the client as `host`.
+        const sdk = new Ollama({ host: e.baseURL });
+        const r = await sdk.chat({
+          model,
+          messages: [{ role: 'user', content: prompt }],
+          tools: [{ type: 'function', function: { name: 'read_data_from_excel', parameters } }],
+        });
+        called = (r.message.tool_calls ?? []).map((c) => c.function.name);
+      }
+      expect(called, e.line).toEqual(['read_data_from_excel']);
+    }
+  });
+
   it('refuses a Host that is not loopback with its port, and a browser Origin that is not loopback (DNS rebinding)', async () => {
     const port = new URL(baseUrl).port;
     const refusedHeaders: Record<string, string>[] = [
@@ -124,4 +190,33 @@ describe('toolgauge serve llm', () => {
       expect((await rawPost(baseUrl, headers)).status, JSON.stringify(headers)).toBe(200);
     }
   });
+});
+
+describe('toolgauge serve llm --persona', () => {
+  it('takes the persona with or without its sim: prefix', async () => {
+    for (const persona of ['sim:guesser', 'guesser']) {
+      const child = startCli(['serve', 'llm', '--port', '0', '--persona', persona]);
+      const done = finished(child);
+      let stderr = '';
+      await new Promise<void>((resolve) => {
+        child.stderr?.on('data', (d: Buffer) => {
+          stderr += d.toString();
+          if (stderr.includes('recognised by their prompt')) resolve();
+        });
+        child.on('exit', () => resolve());
+      });
+      child.kill('SIGTERM');
+      const result = await done;
+      expect(stderr, persona).toContain('answers come from the simulated persona sim:guesser;');
+      expect(result.code, stderr).toBe(0);
+    }
+  }, 60_000);
+
+  it('names the valid personas for an unknown one (usage error, exit 2)', async () => {
+    const result = await runCli(['serve', 'llm', '--port', '0', '--persona', 'sim:nobody']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown simulated persona "sim:nobody"');
+    expect(result.stderr).not.toContain('sim:sim:');
+    expect(result.stderr).toContain('valid: sim:oracle, sim:guesser, sim:fence-wrapper, sim:stopper, sim:noisy');
+  }, 60_000);
 });

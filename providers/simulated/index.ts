@@ -25,6 +25,11 @@ function isPersonaName(name: string): name is PersonaName {
   return Object.hasOwn(personas, name);
 }
 
+/** The persona a name designates, written with or without its `sim:` prefix (`guesser` or `sim:guesser`). */
+function personaNameOf(name: string): string {
+  return name.startsWith('sim:') ? name.slice('sim:'.length) : name;
+}
+
 /**
  * `sim:<persona>`: deterministic offline providers. Option `honorStop: true` cuts replies at the request's
  * stop sequences the way real APIs do (off by default, so simulated replies keep their closing tags).
@@ -33,7 +38,9 @@ function isPersonaName(name: string): name is PersonaName {
 export const simFactory: ProviderFactory = {
   prefix: 'sim',
   description: `Simulated personas, no keys and no network: ${Object.keys(personas).join(', ')}`,
-  create(model, options) {
+  create(spec, options) {
+    // `serve llm --persona` hands the name as the user typed it, prefixed or not.
+    const model = personaNameOf(spec);
     if (!isPersonaName(model)) {
       throw new ToolgaugeError(
         'UNKNOWN_PROVIDER',

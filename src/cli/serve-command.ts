@@ -59,7 +59,7 @@ export async function serveLlmCommand(port: number, persona: string, suiteSpecs:
     serveLlm({ port, responder: providerResponder(provider, (request) => oracles.lookup(request.messages)) }),
   );
   process.stderr.write(
-    `answers come from the simulated persona sim:${persona}; it knows the expectations of ${oracles.cases} case(s) ` +
+    `answers come from the simulated persona ${provider.id}; it knows the expectations of ${oracles.cases} case(s) ` +
       `of ${suites.map((s) => s.suite.name).join(', ')}, recognised by their prompt\n`,
   );
   if (oracles.ambiguous.length) {
