@@ -26,7 +26,10 @@ import { gitCommit, newRunId } from './run-meta.js';
 
 export interface EvalFlags extends ConfigOverrides, CassetteFlags {
   config?: string;
-  filter?: string;
+  /** `--filter <glob>` (repeatable): only the case ids matching any. */
+  filter?: string[];
+  /** `--tag <tag>` (repeatable): only the cases having any. */
+  tag?: string[];
   resume?: string;
   quiet?: boolean;
   /** `--shard i/n`: run only the cases whose hash falls in shard i of n. */
@@ -56,7 +59,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   // A resumed or replayed run keeps its own config, but may run with another concurrency.
   if (fromHeader && flags.concurrency !== undefined) loaded.config.concurrency = flags.concurrency;
   const { config } = loaded;
-  const suites = loadSuites(loaded, flags.filter);
+  const suites = loadSuites(loaded, { globs: flags.filter ?? [], tags: flags.tag ?? [] });
   // The cases' prompts go to the token worker now, to be counted on the other core while the run goes on.
   sharedTokenCounter().prefetch(suites.flatMap((s) => s.suite.cases.map((c) => c.prompt)));
   const strategies = await resolveStrategies(config.renderers, loaded.dir, loaded.origin.renderers);

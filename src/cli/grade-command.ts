@@ -111,10 +111,9 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
   // (onStart always ran before gradeOutputs returned)
   const summary = (sink as ReportSink).finish({ aggregate, displayDir: displayPath(runDir), interrupted });
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, summary);
-  if (!flags.quiet) {
-    process.stdout.write(`\n${summary}`);
-    process.stderr.write(`grade: wrote run.jsonl, ${REPORT_FILES.join(', ')} in ${displayPath(runDir)}\n`);
-  }
+  // -q hides the progress only, as eval's does: the summary is the command's answer
+  process.stdout.write(`\n${summary}`);
+  process.stderr.write(`grade: wrote run.jsonl, ${REPORT_FILES.join(', ')} in ${displayPath(runDir)}\n`);
   if (interrupted) {
     process.stderr.write(
       `grade: interrupted after ${aggregate.total} of the file's lines; every graded line is kept\n`,

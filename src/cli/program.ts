@@ -2,6 +2,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { redactText } from '../../providers/shared/redact.js';
 import { EXIT_INTERNAL, EXIT_USAGE, exitCodeOf, isToolgaugeError } from '../errors.js';
 import { toolgaugeVersion } from '../util/package-root.js';
+import type { ReplayFlags } from './replay-command.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 const int = (name: string) => (value: string) => {
@@ -89,11 +90,20 @@ program
   .option('--repeat <k>', 'repeats per case', int('--repeat'))
   .option('--concurrency <n>', 'cases in flight at once', int('--concurrency'))
   .option('--max-turns <n>', 'agent-loop turns per case', int('--max-turns'))
-  .option('--filter <glob>', 'only case ids matching this glob (or suite/case)')
+  .option(
+    '--filter <glob>',
+    'only case ids matching this glob, or suite/case (repeatable: a case matching any runs)',
+    collect,
+  )
+  .option(
+    '--tag <tag>',
+    'only cases with this tag (repeatable: a case with any runs; with --filter, both must pass)',
+    collect,
+  )
   .option('--out <dir>', 'reports folder')
   .option('--seed <n>', 'seed for simulated providers', int('--seed'))
   .option('--resume <run-dir>', 'continue an interrupted run, skipping its finished cases')
-  .option('-q, --quiet', 'no progress output')
+  .option('-q, --quiet', 'no progress output (the summary is still printed)')
   .option('--record', "record every provider exchange to cassettes (the run folder's cassettes.jsonl)")
   .option('--replay', 'answer every request from cassettes; no provider is called (a miss is an error)')
   .option('--replay-or-record', 'answer from cassettes when recorded, else call the provider and record')
@@ -112,6 +122,7 @@ program
         concurrency: opts.concurrency,
         maxTurns: opts.maxTurns,
         filter: opts.filter,
+        tag: opts.tag,
         out: opts.out,
         seed: opts.seed,
         resume: opts.resume,
@@ -131,8 +142,18 @@ program
   .option('--failures', 'only the cases that failed a grader or hit an error')
   .option('--live', 'call the providers again (recording new cassettes) instead of replaying')
   .option('--concurrency <n>', 'cases in flight at once', int('--concurrency'))
-  .option('-q, --quiet', 'no progress output')
-  .action((runDir: string, opts: { failures?: boolean; live?: boolean; concurrency?: number; quiet?: boolean }) =>
+  .option(
+    '--filter <glob>',
+    'only case ids matching this glob, or suite/case (repeatable: a case matching any runs)',
+    collect,
+  )
+  .option(
+    '--tag <tag>',
+    'only cases with this tag (repeatable: a case with any runs; with --filter, both must pass)',
+    collect,
+  )
+  .option('-q, --quiet', 'no progress output (the summary is still printed)')
+  .action((runDir: string, opts: ReplayFlags) =>
     run(async () => {
       const { replayCommand } = await import('./replay-command.js');
       return replayCommand(runDir, opts);
@@ -287,7 +308,7 @@ program
     '--shard <i/n>',
     "grade only shard i of n (lines partitioned by their case's hash; run the shards on several cores, combine them with `toolgauge merge`)",
   )
-  .option('-q, --quiet', 'do not print the summary')
+  .option('-q, --quiet', 'no progress output (the summary is still printed)')
   .action((opts) =>
     run(async () => {
       const { gradeCommand } = await import('./grade-command.js');

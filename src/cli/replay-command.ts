@@ -15,6 +15,10 @@ export interface ReplayFlags {
   live?: boolean;
   concurrency?: number;
   quiet?: boolean;
+  /** `--filter <glob>` (repeatable), as eval's: only the run's cases matching any. */
+  filter?: string[];
+  /** `--tag <tag>` (repeatable), as eval's: only the run's cases having any. */
+  tag?: string[];
 }
 
 /**
@@ -35,6 +39,8 @@ export async function replayCommand(runDir: string, flags: ReplayFlags): Promise
     onlyKeys,
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(flags.quiet ? { quiet: true } : {}),
+    ...(flags.filter ? { filter: flags.filter } : {}),
+    ...(flags.tag ? { tag: flags.tag } : {}),
   };
   if (flags.live) return evalCommand({ ...common, record: true });
   const recorded = join(resolve(runDir), CASSETTE_FILE);

@@ -74,7 +74,8 @@ export function resolveSuitePath(spec: string, baseDir: string): string {
   return direct;
 }
 
-export function loadSuites(loaded: LoadedConfig, filter?: string): LoadedSuite[] {
+/** The config's suites, each case id unique per suite name, narrowed by `--filter` / `--tag` when given. */
+export function loadSuites(loaded: LoadedConfig, filter?: CaseFilter): LoadedSuite[] {
   const suites = loaded.config.suites.map((s) => loadSuite(resolveSuitePath(s, loaded.dir)));
   const names = new Map<string, string>();
   for (const s of suites) {
@@ -87,14 +88,50 @@ export function loadSuites(loaded: LoadedConfig, filter?: string): LoadedSuite[]
     }
     names.set(s.suite.name, displayPath(s.file));
   }
-  if (!filter) return suites;
-  const match = picomatch(filter);
+  return filter ? selectCases(suites, filter) : suites;
+}
+
+/** `--filter` and `--tag`, each repeatable: which of the suites' cases a run takes. */
+export interface CaseFilter {
+  /** Globs over case ids (or suite/case): a case is taken when it matches any. */
+  globs?: string[];
+  /** Tags: a case is taken when it has any. */
+  tags?: string[];
+}
+
+/**
+ * The cases the filter takes (a case must pass both lists when both are given), dropping emptied suites. A glob or
+ * tag that matches no case is a usage error naming it: a mistyped one would otherwise narrow the run silently.
+ */
+export function selectCases(suites: LoadedSuite[], filter: CaseFilter): LoadedSuite[] {
+  const globs = filter.globs ?? [];
+  const tags = filter.tags ?? [];
+  if (globs.length === 0 && tags.length === 0) return suites;
+  const matchers = globs.map((g) => ({ glob: g, match: picomatch(g) }));
+  const all = suites.flatMap((s) => s.suite.cases.map((c) => ({ suite: s.suite.name, c })));
+  for (const { glob, match } of matchers) {
+    if (!all.some(({ suite, c }) => match(c.id) || match(`${suite}/${c.id}`)))
+      throw new ToolgaugeError('USAGE', `--filter '${glob}' matches no case id`);
+  }
+  for (const tag of tags) {
+    if (!all.some(({ c }) => c.tags?.includes(tag))) throw new ToolgaugeError('USAGE', `--tag '${tag}' is on no case`);
+  }
   const filtered = suites
     .map((s) => ({
       ...s,
-      suite: { ...s.suite, cases: s.suite.cases.filter((c) => match(c.id) || match(`${s.suite.name}/${c.id}`)) },
+      suite: {
+        ...s.suite,
+        cases: s.suite.cases.filter(
+          (c) =>
+            (matchers.length === 0 || matchers.some(({ match }) => match(c.id) || match(`${s.suite.name}/${c.id}`))) &&
+            (tags.length === 0 || tags.some((t) => c.tags?.includes(t))),
+        ),
+      },
     }))
     .filter((s) => s.suite.cases.length > 0);
-  if (filtered.length === 0) throw new ToolgaugeError('USAGE', `--filter '${filter}' matches no case id`);
+  if (filtered.length === 0) {
+    const given = [...globs.map((g) => `--filter '${g}'`), ...tags.map((t) => `--tag '${t}'`)].join(' ');
+    throw new ToolgaugeError('USAGE', `${given}: no case passes both the filters and the tags`);
+  }
   return filtered;
 }
