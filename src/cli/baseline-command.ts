@@ -1,20 +1,41 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { loadConfig } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
 import { ToolgaugeError } from '../errors.js';
-import { DEFAULT_BASELINE } from '../gate/judge.js';
+import { baselinePath } from '../gate/judge.js';
 import { loadRun } from '../report/load-run.js';
 import { serializeSnapshot, snapshotOf } from '../report/snapshot.js';
 
 export interface BaselineFlags {
-  /** Baseline file to write (default reports/baseline.json in the current folder). */
+  /** Config whose baseline is written, where `eval -c` with it reads it (default toolgauge.config.yaml). */
+  config?: string;
+  /** Write this file instead (relative to the current folder); no config is read. */
   to?: string;
   /** Promote an interrupted run anyway. */
   force?: boolean;
 }
 
-/** `toolgauge baseline update <run-dir>`: promotes a finished run to the committed baseline (compact, sorted). */
+/** Where `baseline update` writes: `--to` when given, else the config's baseline (the file `eval` compares with). */
+function baselineTarget(flags: BaselineFlags): string {
+  if (flags.to) return resolve(flags.to);
+  const loaded = loadConfig(flags.config);
+  const file = baselinePath(loaded.config.gate, loaded.dir);
+  if (!file) {
+    throw new ToolgaugeError(
+      'USAGE',
+      `baseline update: ${displayPath(loaded.file)} has gate.baseline: none (eval compares with no baseline); set gate.baseline, or pass --to <file>`,
+    );
+  }
+  return file;
+}
+
+/**
+ * `toolgauge baseline update <run-dir>`: promotes a finished run to the config's baseline (compact, sorted), the
+ * file `eval` with the same config compares with.
+ */
 export async function baselineUpdateCommand(runArg: string, flags: BaselineFlags = {}): Promise<number> {
+  const out = baselineTarget(flags);
   const run = await loadRun(runArg, 'baseline update');
   if (run.interrupted && !flags.force) {
     throw new ToolgaugeError(
@@ -23,7 +44,6 @@ export async function baselineUpdateCommand(runArg: string, flags: BaselineFlags
     );
   }
   const snapshot = snapshotOf(run.aggregate);
-  const out = resolve(flags.to ?? DEFAULT_BASELINE);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, serializeSnapshot(snapshot));
   const cases = Object.keys(snapshot.cases).length;

@@ -9,8 +9,13 @@ export interface GateSettings extends GateConfig {
   baseline?: string;
 }
 
+/** The baseline of a config without `gate.baseline`, relative to the config file. */
 export const DEFAULT_BASELINE = 'reports/baseline.json';
 
+/**
+ * The one rule for where a config's baseline lives: its `gate.baseline` (or the default), relative to the config
+ * file's folder; null when the config turns the comparison off. `eval` reads it and `baseline update` writes it.
+ */
 export function baselinePath(gate: GateSettings, configDir: string): string | null {
   const b = gate.baseline ?? DEFAULT_BASELINE;
   return b === 'none' ? null : resolve(configDir, b);
