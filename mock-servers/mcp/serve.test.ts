@@ -87,6 +87,30 @@ describe('serveHttp', () => {
     await b.close();
   });
 
+  it('closes a session left idle past sessionIdleMs (a client gone without DELETE), not one still in use', async () => {
+    handle = await serveHttp(excelServer, { port: 0, sessionIdleMs: 300 });
+    const idle = new StreamableHTTPClientTransport(new URL(handle.url));
+    const a = new Client({ name: 'idle', version: '1' });
+    await a.connect(idle);
+    const idleId = idle.sessionId as string;
+    const busy = new Client({ name: 'busy', version: '1' });
+    await busy.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+    const until = Date.now() + 900;
+    while (Date.now() < until) {
+      await busy.listTools();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const expired = await rawRequest(handle.url, {
+      method: 'POST',
+      headers: { ...mcpHeaders, 'mcp-session-id': idleId },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(expired.status).toBe(404);
+    expect((await busy.listTools()).tools).toHaveLength(25);
+    await a.close();
+    await busy.close();
+  });
+
   it('rejects non-loopback Host or Origin with 403 (DNS rebinding), bad JSON with 400, other paths with 404', async () => {
     handle = await serveHttp(excelServer, { port: 0 });
     const evil = await rawRequest(handle.url, {

@@ -34,6 +34,11 @@ export interface HttpServeOptions {
   port: number;
   /** Interface to bind (default 127.0.0.1). Requests are accepted only with loopback Host/Origin headers. */
   host?: string;
+  /**
+   * A session with no request for this long is closed with its server (default 30 minutes): a client that goes
+   * away without DELETE (one session per case adds up over a run) leaves no server state behind for good.
+   */
+  sessionIdleMs?: number;
 }
 
 export interface HttpServeHandle {
@@ -44,6 +49,7 @@ export interface HttpServeHandle {
 
 const MCP_PATH = '/mcp';
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const SESSION_IDLE_MS = 30 * 60_000;
 function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -84,7 +90,21 @@ const isInitialize = (body: unknown): boolean =>
  */
 export async function serveHttp(builtin: BuiltinServer, opts: HttpServeOptions): Promise<HttpServeHandle> {
   const host = opts.host ?? '127.0.0.1';
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server }>();
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server; lastSeen: number }>();
+  const idleMs = opts.sessionIdleMs ?? SESSION_IDLE_MS;
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) {
+        if (now - session.lastSeen < idleMs) continue;
+        sessions.delete(id);
+        void session.server.close().catch(() => {});
+      }
+    },
+    Math.min(idleMs, 60_000),
+  );
+  // The sweep alone must not keep the process alive.
+  sweep.unref();
   // Set once listening (a request cannot arrive before): the Host header must name this port.
   let port = 0;
 
@@ -107,6 +127,7 @@ export async function serveHttp(builtin: BuiltinServer, opts: HttpServeOptions):
         sendJsonRpcError(res, 404, -32001, 'Session not found: initialize a new session');
         return;
       }
+      session.lastSeen = Date.now();
       await session.transport.handleRequest(req, res, body);
       return;
     }
@@ -118,7 +139,7 @@ export async function serveHttp(builtin: BuiltinServer, opts: HttpServeOptions):
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server });
+        sessions.set(id, { transport, server, lastSeen: Date.now() });
       },
     });
     server.onclose = () => {
@@ -141,7 +162,8 @@ export async function serveHttp(builtin: BuiltinServer, opts: HttpServeOptions):
   });
 
   await new Promise<void>((resolve, reject) => {
-    http.once('error', (e) =>
+    http.once('error', (e) => {
+      clearInterval(sweep);
       reject(
         new ToolgaugeError(
           'SERVER_START',
@@ -149,8 +171,8 @@ export async function serveHttp(builtin: BuiltinServer, opts: HttpServeOptions):
           {},
           { cause: e },
         ),
-      ),
-    );
+      );
+    });
     http.listen(opts.port, host, () => resolve());
   });
   port = (http.address() as AddressInfo).port;
@@ -159,6 +181,7 @@ export async function serveHttp(builtin: BuiltinServer, opts: HttpServeOptions):
   return {
     url: `http://${urlHost}:${port}${MCP_PATH}`,
     async close() {
+      clearInterval(sweep);
       const open = [...sessions.values()];
       sessions.clear();
       await Promise.allSettled(open.map((s) => s.server.close()));
