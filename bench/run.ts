@@ -38,6 +38,12 @@ const ENTRIES: Entry[] = [
     ...(quick ? { args: [10_000] } : {}),
   },
   { file: 'stdio-roundtrip.ts', exportName: 'benchStdioRoundtrip', label: 'MCP stdio round trip' },
+  {
+    file: 'soak.ts',
+    exportName: 'benchSoak',
+    label: 'soak under faults and kills',
+    ...(quick ? { args: [{ cases: 1_000, minutes: 1 }] } : {}),
+  },
 ];
 
 function asResults(value: unknown): BenchResult[] {

@@ -315,9 +315,11 @@ export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
   return { ok, block, results };
 }
 
-/** For bench/run.ts (which builds first): the built CLI, default sizes. */
-export async function benchSoak(): Promise<BenchResult[]> {
-  return (await soak({ built: true })).results;
+/** For bench/run.ts (which builds first): the built CLI, default sizes unless given. */
+export async function benchSoak(sizes: Pick<SoakOptions, 'cases' | 'minutes'> = {}): Promise<BenchResult[]> {
+  const { block, results } = await soak({ ...sizes, built: true });
+  process.stderr.write(`${block}\n`);
+  return results;
 }
 
 function flag(name: string): number | undefined {
