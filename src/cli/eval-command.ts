@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { withoutKeys } from '../../providers/shared/env.js';
 import { restoreRedacted } from '../../providers/shared/redact.js';
 import { checkListedExpectations } from '../config/check-expectations.js';
 import { ConfigSchema } from '../config/config-schema.js';
@@ -63,7 +64,10 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   // The cases' prompts go to the token worker now, to be counted on the other core while the run goes on.
   sharedTokenCounter().prefetch(suites.flatMap((s) => s.suite.cases.map((c) => c.prompt)));
   const strategies = await resolveStrategies(config.renderers, loaded.dir, loaded.origin.renderers);
-  let providers = await resolveProviders(config.providers, loaded.dir, loaded.origin.providers);
+  // A replayed run answers every request from cassettes and calls no provider, so it needs no API key; every other
+  // mode may call one, and a missing key stays an error before anything runs.
+  const makeProviders = () => resolveProviders(config.providers, loaded.dir, loaded.origin.providers);
+  let providers = await (mode === 'replay' ? withoutKeys(makeProviders) : makeProviders());
   const graders = await resolveGraders(config.graders, loaded.dir, loaded.origin.graders);
 
   // Before any model is called or anything written: expected calls against the tools the servers list.
