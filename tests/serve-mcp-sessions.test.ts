@@ -12,7 +12,7 @@ async function serveOverHttp(name: string): Promise<{ child: ChildProcess; url: 
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr?.on('data', (d: Buffer) => {
       stderr += d.toString();
-      const m = / on (http:\/\/\S+\/mcp)\n/.exec(stderr);
+      const m = / on (http:\/\/\S+\/mcp)\nevery MCP session starts from a fresh server state/.exec(stderr);
       if (m?.[1]) resolve(m[1]);
     });
     child.on('exit', (code) => reject(new Error(`serve mcp ${name} exited (${code}): ${stderr}`)));

@@ -31,7 +31,10 @@ export async function serveMcpCommand(name: string, httpPort: number | undefined
     return 0;
   }
   const handle = await onPort('--http', httpPort, () => serveHttp(server, { port: httpPort }));
-  process.stderr.write(`toolgauge mock MCP server '${name}' (${server.toolCount} tools) on ${handle.url}\n`);
+  process.stderr.write(
+    `toolgauge mock MCP server '${name}' (${server.toolCount} tools) on ${handle.url}\n` +
+      'every MCP session starts from a fresh server state, as every stdio process does\n',
+  );
   await stopped;
   await handle.close();
   return 0;
