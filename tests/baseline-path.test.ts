@@ -1,24 +1,11 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CliResult, FIXTURES, finished, ROOT, runCli, runDirFrom } from './cli-helpers.js';
+import { type CliResult, FIXTURES, ROOT, runCli, runDirFrom } from './cli-helpers.js';
 
-/**
- * `baseline update` run in its own process through its command function, with `flags` as the command line gives
- * them (the `-c/--config` option of `baseline update` reaches the function as `config`).
- */
-function baselineUpdate(runDir: string, flags: Record<string, string>, cwd: string): Promise<CliResult> {
-  const script = `
-    const { baselineUpdateCommand } = await import(${JSON.stringify(join(ROOT, 'src/cli/baseline-command.ts'))});
-    try { process.exitCode = await baselineUpdateCommand(${JSON.stringify(runDir)}, ${JSON.stringify(flags)}); }
-    catch (e) { process.stderr.write('toolgauge: ' + e.message + '\\n'); process.exitCode = 2; }`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    cwd,
-    env: { ...process.env, CI: 'true', FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return finished(child);
+/** `toolgauge baseline update <run> -c <config>` through the real CLI, started in `cwd`. */
+function baselineUpdate(runDir: string, flags: { config: string }, cwd: string): Promise<CliResult> {
+  return runCli(['baseline', 'update', runDir, '-c', flags.config], cwd);
 }
 
 /**

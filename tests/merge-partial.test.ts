@@ -1,8 +1,7 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { mergeCommand } from '../src/cli/merge-command.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
 
 describe('toolgauge merge of an incomplete set of shards', () => {
@@ -27,26 +26,16 @@ describe('toolgauge merge of an incomplete set of shards', () => {
     expect(existsSync(join(merged, 'run.jsonl'))).toBe(false);
   }, 30_000);
 
-  // `--allow-partial` reaches mergeCommand as this flag once the merge command registers it.
-  it('with allowPartial, warns and merges the shards given, exiting by the gate', async () => {
+  it('with --allow-partial, warns, merges the shards given, marks the run partial and exits by the gate', async () => {
     const merged = join(out, 'partial');
-    const stderr: string[] = [];
-    const err = vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
-      stderr.push(String(s));
-      return true;
-    });
-    const std = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    let code: number;
-    try {
-      code = await mergeCommand(shards, { out: merged, allowPartial: true });
-    } finally {
-      err.mockRestore();
-      std.mockRestore();
-    }
-    expect(code).toBe(0);
-    expect(stderr.join('')).toContain('merge: shard(s) 2/3 missing; the merged run is partial');
-    const cases = readRecords(join(merged, 'run.jsonl')).filter((r) => r.type === 'case');
+    const res = await runCli(['merge', ...shards, '--out', merged, '--allow-partial']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('merge: shard(s) 2/3 missing; the merged run is partial');
+    const records = readRecords(join(merged, 'run.jsonl'));
+    expect(records[0]).toMatchObject({ type: 'header', missingShards: ['2/3'] });
+    const cases = records.filter((r) => r.type === 'case');
     const given = shards.flatMap((d) => readRecords(join(d, 'run.jsonl')).filter((r) => r.type === 'case'));
     expect(cases).toHaveLength(given.length);
+    expect(readFileSync(join(merged, 'summary.md'), 'utf8')).toContain('(partial: shard(s) 2/3 missing)');
   }, 30_000);
 });

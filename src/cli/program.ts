@@ -182,7 +182,8 @@ program
   .command('merge <run-dirs...>')
   .description('Combine the run logs of shards (--shard i/n) into one run log and one report')
   .option('--out <dir>', 'folder for the merged run (default: a new run folder beside the first)')
-  .action((dirs: string[], opts: { out?: string }) =>
+  .option('--allow-partial', 'merge an incomplete set of shards (a warning; the merged run is marked partial)')
+  .action((dirs: string[], opts: { out?: string; allowPartial?: boolean }) =>
     run(async () => {
       const { mergeCommand } = await import('./merge-command.js');
       return mergeCommand(dirs, opts);
@@ -282,8 +283,13 @@ program
   .command('baseline')
   .description('The committed baseline that eval compares with (reports/baseline.json)')
   .command('update <run-dir>')
-  .description('Promote a finished run to the baseline')
-  .option('--to <file>', 'baseline file to write', 'reports/baseline.json')
+  .description("Promote a finished run to the config's baseline (the file eval with that config compares with)")
+  .option(
+    '-c, --config <file>',
+    'config whose gate.baseline (default reports/baseline.json, relative to the config) is written',
+    'toolgauge.config.yaml',
+  )
+  .option('--to <file>', 'write this file instead (relative to the current folder)')
   .option('--force', 'promote an interrupted run anyway')
   .action((runDir: string, opts) =>
     run(async () => {

@@ -22,6 +22,8 @@ export interface RunHeader {
   suites: { name: string; file: string; cases: number }[];
   plannedCases: number;
   resumedFrom?: string;
+  /** Set on a merge of an incomplete set of shards (`merge --allow-partial`): the shards absent, `i/n` each. */
+  missingShards?: string[];
   /** Set when this run is one shard of a plan (`--shard index/count`); `merge` combines the shards. */
   shard?: { index: number; count: number };
 }

@@ -100,6 +100,7 @@ export async function mergeRuns(
     runId,
     startedAt: headers.map((h) => h.startedAt).sort()[0] ?? first.startedAt,
     plannedCases: headers.reduce((n, h) => n + h.plannedCases, 0),
+    ...(missingShards.length ? { missingShards } : {}),
   };
   const dir = resolve(outDir);
   mkdirSync(dir, { recursive: true });

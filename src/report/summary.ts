@@ -28,7 +28,7 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
   lines.push('');
   const suites = h.suites.map((s) => `${s.name} (${s.cases})`).join(', ');
   lines.push(
-    `Suites: ${suites} · cases run: ${agg.total}${extra.interrupted ? ' (interrupted)' : ''} · infrastructure errors: ${agg.totalErrors} · repeats: ${String(h.config.repeats ?? 1)}${h.config.seed === undefined ? '' : ` · seed: ${String(h.config.seed)}`}`,
+    `Suites: ${suites} · cases run: ${agg.total}${extra.interrupted ? ' (interrupted)' : ''}${h.missingShards?.length ? ` (partial: shard(s) ${h.missingShards.join(', ')} missing)` : ''} · infrastructure errors: ${agg.totalErrors} · repeats: ${String(h.config.repeats ?? 1)}${h.config.seed === undefined ? '' : ` · seed: ${String(h.config.seed)}`}`,
   );
   if (extra.gateLines?.length) {
     const verdict = extra.gateLines[extra.gateLines.length - 1] ?? '';
