@@ -67,6 +67,7 @@ export async function connectServer(
   let stderrTail = '';
   let server: Server | undefined;
   let stdio: ServerProcessTransport | undefined;
+  let http: StreamableHTTPClientTransport | undefined;
   client.onclose = () => {
     healthy = false;
   };
@@ -119,11 +120,11 @@ export async function connectServer(
       });
       await client.connect(stdio, options(bounds.timeoutMs, bounds.cancel));
     } else {
-      const transport = new StreamableHTTPClientTransport(
+      http = new StreamableHTTPClientTransport(
         new URL(spec.url),
         spec.headers ? { requestInit: { headers: spec.headers } } : undefined,
       );
-      await client.connect(transport, options(bounds.timeoutMs, bounds.cancel));
+      await client.connect(http, options(bounds.timeoutMs, bounds.cancel));
     }
   } catch (e) {
     await client.close().catch(() => {});
@@ -192,6 +193,8 @@ export async function connectServer(
     },
     async close() {
       healthy = false;
+      // an HTTP session is ended on the server too (DELETE), not left to its idle timeout
+      await http?.terminateSession().catch(() => {});
       await client.close().catch(() => {});
       // The session may have let go of a transport that closed itself: its process is still ended here.
       await stdio?.close();

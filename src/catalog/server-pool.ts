@@ -26,11 +26,14 @@ export interface CaseSession {
   release(): Promise<void>;
 }
 
-const perCase = (spec: ServerSpec) => 'builtin' in spec || ('command' in spec && spec.isolate === true);
+const perCase = (spec: ServerSpec) =>
+  'builtin' in spec || 'url' in spec || ('command' in spec && spec.isolate === true);
 
 /**
- * Owns every MCP connection of a run. Built-in (and `isolate`d) servers get a new instance per case, so
- * state never leaks between cases; user servers are started once per run and shared. A connection that
+ * Owns every MCP connection of a run. Built-in (and `isolate`d) servers get a new instance per case, and HTTP servers
+ * a new MCP session per case (a session is a request away, and a server that keeps state per session then starts each
+ * case fresh, as a stdio process does), so state never leaks between cases; user stdio servers are started once per
+ * run and shared. A connection that
  * crashed or hung is replaced before the next case, but a server that did not answer initialize or tools/list
  * within the timeout is not started again in this run: every later case fails at once with its SERVER_TIMEOUT
  * (waiting out the timeout case after case would hold the run for cases × timeout). `closeAll` leaves no child
