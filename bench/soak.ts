@@ -179,8 +179,8 @@ export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
 
   for (let cycle = 0; cycle < 60 && !finished; cycle++) {
     const left = deadline - Date.now();
-    // Interrupt while there is time to finish afterwards; the last run goes on to the end (or 3 min past the budget).
-    const interrupt = left > 75_000 && signals.SIGINT + signals.SIGKILL < 20;
+    // Interrupt during the first 40% of the budget; the last run goes on to the end (or 3 min past the budget).
+    const interrupt = Date.now() - t0 < o.minutes * 24_000 && signals.SIGINT + signals.SIGKILL < 20;
     const kill = interrupt
       ? {
           afterMs: 2_000 + Math.floor(random() * 10_000),
