@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { redactText } from '../../providers/shared/redact.js';
 import { sharedTokenCounter } from '../util/token-counter.js';
 
 // A reader that goes away (`toolgauge eval | head -3`, a closed terminal, a CI log that stops reading) makes the
@@ -7,6 +8,14 @@ import { sharedTokenCounter } from '../util/token-counter.js';
 // been written there is dropped, the run goes on to its end (run log, every report), and the exit code stays the
 // command's own (the gate's verdict for eval). Another write error of the streams is no reason to stop either.
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+
+// A promise rejected with nobody to handle it is a bug of ours, not a gate verdict: Node's default ends the process
+// with exit code 1, which CI would read as "gate failed". It ends as an internal error (exit 3) with one line.
+process.on('unhandledRejection', (reason) => {
+  const message = reason instanceof Error ? reason.message : String(reason);
+  process.stderr.write(`toolgauge: internal error (unhandled rejection): ${redactText(message)}\n`);
+  process.exit(3);
+});
 
 // Commands that run cases count prompt tokens: the tokenizer's tables (~0.3 s of CPU) start loading in a worker
 // thread before anything else, in parallel with the command line, the config, the suites and the servers.
