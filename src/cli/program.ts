@@ -58,6 +58,18 @@ function reportError(e: unknown): number {
 // exitOverride: commander throws its errors (a CommanderError) instead of exiting with code 1, so reportError
 // maps them like every other usage error; its own "error: …" output is silenced for the same reason. Both
 // settings are inherited by every subcommand created below.
+/** Case selection, the same for eval and replay (a new Option per command: commander keeps state on it). */
+const filterOption = () =>
+  new Option(
+    '--filter <glob>',
+    'only case ids matching this glob, or suite/case (repeatable: a case matching any runs)',
+  ).argParser(collect);
+const tagOption = () =>
+  new Option(
+    '--tag <tag>',
+    'only cases with this tag (repeatable: a case with any runs; with --filter, both must pass)',
+  ).argParser(collect);
+
 const program = new Command()
   .name('toolgauge')
   .description('Measure how the way an agent presents its tools to an LLM changes whether it calls them correctly.')
@@ -90,16 +102,8 @@ program
   .option('--repeat <k>', 'repeats per case', int('--repeat'))
   .option('--concurrency <n>', 'cases in flight at once', int('--concurrency'))
   .option('--max-turns <n>', 'agent-loop turns per case', int('--max-turns'))
-  .option(
-    '--filter <glob>',
-    'only case ids matching this glob, or suite/case (repeatable: a case matching any runs)',
-    collect,
-  )
-  .option(
-    '--tag <tag>',
-    'only cases with this tag (repeatable: a case with any runs; with --filter, both must pass)',
-    collect,
-  )
+  .addOption(filterOption())
+  .addOption(tagOption())
   .option('--out <dir>', 'reports folder')
   .option('--seed <n>', 'seed for simulated providers', int('--seed'))
   .option('--resume <run-dir>', 'continue an interrupted run, skipping its finished cases')
@@ -142,16 +146,8 @@ program
   .option('--failures', 'only the cases that failed a grader or hit an error')
   .option('--live', 'call the providers again (recording new cassettes) instead of replaying')
   .option('--concurrency <n>', 'cases in flight at once', int('--concurrency'))
-  .option(
-    '--filter <glob>',
-    'only case ids matching this glob, or suite/case (repeatable: a case matching any runs)',
-    collect,
-  )
-  .option(
-    '--tag <tag>',
-    'only cases with this tag (repeatable: a case with any runs; with --filter, both must pass)',
-    collect,
-  )
+  .addOption(filterOption())
+  .addOption(tagOption())
   .option('-q, --quiet', 'no progress output (the summary is still printed)')
   .action((runDir: string, opts: ReplayFlags) =>
     run(async () => {
