@@ -1,7 +1,7 @@
 // Harness overhead of the real SDK providers against the LLM wire mock (the mock runs in a child process, so its own
 // CPU is not counted). For openai, anthropic and ollama, streaming and not: CPU per model turn through the provider on
-// the default transport (node:http, providers/shared/node-http-fetch.ts), next to the same exchange through the bare
-// SDK client; the difference is the harness's own CPU (issue 5's target). For openai also `transport: 'fetch'`, a raw
+// `transport: 'node-http'` (providers/shared/node-http-fetch.ts, set explicitly), next to the same exchange through the bare
+// SDK client; the difference is the harness's own CPU (issue 5's target). For openai also `transport: 'fetch'` (the default), a raw
 // node:http floor and a one-tool request; and throughput with 200 ms of mock latency at concurrency 64 against the
 // ideal. Run alone: `node --import tsx bench/provider-overhead.ts`; `npm run bench` runs it with the others.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -87,7 +87,9 @@ function makeProvider(factory: ProviderFactory, url: string, extra: Record<strin
   const baseURL = factory.prefix === 'openai' ? `${url}/v1` : url;
   return factory.create(
     'bench-model',
-    { baseURL, maxRetries: 0, concurrency: CONCURRENCY, ...extra },
+    // node:http explicitly (the default is the SDK's global fetch): its lower CPU per request is what isolates the
+    // harness's own share against the local mock.
+    { baseURL, maxRetries: 0, concurrency: CONCURRENCY, transport: 'node-http', ...extra },
     {
       env: { OPENAI_API_KEY: 'sk-bench-openai', ANTHROPIC_API_KEY: 'sk-bench-anthropic' },
     },
@@ -247,7 +249,7 @@ export async function benchProviderOverhead(): Promise<BenchResult[]> {
   try {
     for (const cell of CELLS) {
       const request = await realisticRequest(cell.kind);
-      // The default transport (node:http keep-alive fetch) is what users run.
+      // node:http keep-alive fetch (set in makeProvider): the same transport as the bare client below.
       const provider = makeProvider(cell.factory, fast.url, { stream: cell.stream });
       const bare = bareSdk(cell, fast.url, request);
       const variants: Record<string, () => Promise<void>> = {
@@ -257,7 +259,7 @@ export async function benchProviderOverhead(): Promise<BenchResult[]> {
       const closers: (() => void | Promise<void>)[] = [bare.close];
       let bodyKb = 0;
       if (cell.kind === 'openai' && !cell.stream) {
-        // The SDK's own global fetch (`transport: 'fetch'`), and the floor under any client: a raw node:http POST.
+        // The SDK's own global fetch (`transport: 'fetch'`, what users run by default), and the floor under any client: a raw node:http POST.
         const viaFetch = makeProvider(cell.factory, fast.url, { transport: 'fetch' });
         variants.viaFetch = () => turn(viaFetch, request);
         const body = toOpenAIChatParams('bench-model', request, parseProviderOptions('openai:bench', {}), {
@@ -304,7 +306,7 @@ export async function benchProviderOverhead(): Promise<BenchResult[]> {
         target: 'report',
         met: null,
         detail:
-          `${shown(ours)}, default transport (node:http); excel read case rendered by native-functions (${tools} ` +
+          `${shown(ours)}, transport: node-http; excel read case rendered by native-functions (${tools} ` +
           `tools); the bare SDK alone ${fmt(sdk.best)} ms/turn; the mock runs in a child process${extra}`,
       });
       if (cell.kind === 'openai' && !cell.stream) {
@@ -319,7 +321,7 @@ export async function benchProviderOverhead(): Promise<BenchResult[]> {
           unit: 'ms/turn',
           target: `≤ ${CPU_TARGET_MS} ms/turn`,
           met: one.provider.best <= CPU_TARGET_MS,
-          detail: `${shown(one.provider)}, default transport (node:http); the excel read case with only its own tool; the mock runs in a child process`,
+          detail: `${shown(one.provider)}, transport: node-http; the excel read case with only its own tool; the mock runs in a child process`,
         });
       }
     }

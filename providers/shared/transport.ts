@@ -7,7 +7,10 @@ export interface SdkTransport {
   close(): Promise<void>;
 }
 
-/** One transport per provider, so `provider.close()` releases exactly the sockets that provider pooled. */
+/**
+ * One transport per provider, so `provider.close()` releases exactly the sockets that provider pooled. `fetch` (the
+ * default) leaves the SDK its own global fetch; `node-http` is kept for benchmarks against the local wire mock.
+ */
 export function createTransport(options: Pick<ProviderOptions, 'transport'>): SdkTransport {
   if (options.transport === 'fetch') return { fetch: undefined, close: async () => {} };
   const transport = createNodeHttpTransport();
