@@ -98,6 +98,11 @@ program
   .option('-s, --suite <suite>', 'suite file or bundled suite name (repeatable; replaces the config list)', collect)
   .option('-r, --renderer <name>', 'renderer strategy (repeatable)', collect)
   .option('-p, --provider <id>', 'provider id, e.g. sim:oracle, openai:gpt-4o-mini (repeatable)', collect)
+  .option(
+    '--provider-option <key=value>',
+    'provider option for every provider of the run, e.g. baseURL=http://127.0.0.1:8000/v1 or temperature=0 (repeatable; docs/providers.md)',
+    collect,
+  )
   .option('-g, --grader <name>', 'grader (repeatable; default: all)', collect)
   .option('--repeat <k>', 'repeats per case', int('--repeat'))
   .option('--concurrency <n>', 'cases in flight at once', int('--concurrency'))
@@ -121,6 +126,7 @@ program
         suites: opts.suite,
         renderers: opts.renderer,
         providers: opts.provider,
+        providerOptions: opts.providerOption,
         graders: opts.grader,
         repeat: opts.repeat,
         concurrency: opts.concurrency,

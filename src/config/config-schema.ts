@@ -74,9 +74,18 @@ export const GateSchema = z
 export const ConfigSchema = z
   .object({
     $schema: z.string().optional(),
-    suites: z.array(z.string().min(1)).min(1).describe('Suite YAML files (paths relative to the config file)'),
-    renderers: z.array(RendererEntrySchema).min(1),
-    providers: z.array(ProviderEntrySchema).min(1),
+    suites: z
+      .array(z.string().min(1))
+      .default([])
+      .describe(
+        'Suite YAML files, relative to the config file, or bundled suite names (excel, economist, coder); may be left to --suite',
+      ),
+    renderers: z
+      .array(RendererEntrySchema)
+      .min(1)
+      .default(['full-details', 'native-functions'])
+      .describe('Renderer strategies (default: full-details and native-functions)'),
+    providers: z.array(ProviderEntrySchema).default([]).describe('Providers; may be left to --provider'),
     graders: z
       .array(z.string().min(1))
       .optional()
@@ -93,7 +102,7 @@ export const ConfigSchema = z
       })
       .strict()
       .default({ turnMs: 60_000, caseMs: 300_000, toolMs: 30_000 }),
-    out: z.string().default('reports').describe('Folder that receives reports/<run-id>/'),
+    out: z.string().default('reports').describe('Folder that receives reports/<run-id>/, relative to the config file'),
     gate: GateSchema.default({ maxInfraErrorRate: 0.2 }),
   })
   .strict();

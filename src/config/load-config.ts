@@ -1,10 +1,12 @@
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { ToolgaugeError } from '../errors.js';
+import { packageRoot } from '../util/package-root.js';
 import { type Config, ConfigSchema } from './config-schema.js';
 import { type LoadedSuite, loadSuite } from './load-suite.js';
 import { displayPath, loadYamlFile } from './load-yaml.js';
+import { applyProviderOptionFlags, parseProviderOptionFlag } from './provider-options-cli.js';
 
 export const DEFAULT_CONFIG = 'toolgauge.config.yaml';
 
@@ -19,6 +21,8 @@ export interface ConfigOverrides {
   seed?: number;
   out?: string;
   maxTurns?: number;
+  /** `--provider-option KEY=VALUE` (repeatable): laid over the options of every provider of the run. */
+  providerOptions?: string[];
 }
 
 export interface LoadedConfig {
@@ -39,11 +43,14 @@ export function loadConfig(path: string | undefined, overrides: ConfigOverrides 
     );
   }
   const { data: base, locate } = loadYamlFile(file, ConfigSchema, 'CONFIG_INVALID');
+  const providerFlags = (overrides.providerOptions ?? []).map(parseProviderOptionFlag);
   const config: Config = {
     ...base,
-    suites: overrides.suites ?? base.suites,
+    // A suite given on the command line is a path relative to the current folder (or a bundled suite's name); the
+    // config's suites, like every path in the config, are relative to the config file.
+    suites: overrides.suites ? overrides.suites.map(cliSuiteSpec) : base.suites,
     renderers: overrides.renderers ?? base.renderers,
-    providers: overrides.providers ?? base.providers,
+    providers: applyProviderOptionFlags(overrides.providers ?? base.providers, providerFlags),
     graders: overrides.graders ?? base.graders,
     repeats: overrides.repeat ?? base.repeats,
     concurrency: overrides.concurrency ?? base.concurrency,
@@ -52,31 +59,80 @@ export function loadConfig(path: string | undefined, overrides: ConfigOverrides 
     out: overrides.out ? resolve(overrides.out) : base.out,
     maxTurns: overrides.maxTurns ?? base.maxTurns,
   };
+  for (const [list, flag] of [
+    ['suites', '--suite'],
+    ['providers', '--provider'],
+  ] as const) {
+    if (config[list].length === 0) {
+      throw new ToolgaugeError(
+        'CONFIG_INVALID',
+        `${displayPath(file)}: no ${list} to run; list \`${list}:\` in the config or pass ${flag} <…>`,
+      );
+    }
+  }
   return {
     file,
     dir: dirname(file),
     config,
     origin: {
       renderers: (i) => (overrides.renderers ? `--renderer ${overrides.renderers[i]}` : locate(['renderers', i])),
-      providers: (i) => (overrides.providers ? `--provider ${overrides.providers[i]}` : locate(['providers', i])),
+      providers: (i) =>
+        overrides.providers
+          ? `--provider ${overrides.providers[i]}`
+          : providerFlags.length > 0
+            ? `${locate(['providers', i])} (with --provider-option)`
+            : locate(['providers', i]),
       graders: (i) => (overrides.graders ? `--grader ${overrides.graders[i]}` : locate(['graders', i])),
     },
   };
 }
 
-/** A suite is a path (relative to the config) or the name of a bundled suite in suites/<name>.yaml. */
+/** `--suite S`: an existing file relative to the current folder becomes absolute; anything else stays a name. */
+function cliSuiteSpec(spec: string): string {
+  const here = resolve(spec);
+  return existsSync(here) && statSync(here).isFile() ? here : spec;
+}
+
+/**
+ * A suite is a path (relative to `baseDir`: the config file's folder) or the name of a bundled suite: suites/<name>.yaml
+ * beside the config, else toolgauge's own suites/<name>.yaml (so `suites: [excel]` works in a config anywhere).
+ */
 export function resolveSuitePath(spec: string, baseDir: string): string {
   const direct = isAbsolute(spec) ? spec : resolve(baseDir, spec);
   if (existsSync(direct)) return direct;
-  for (const candidate of [resolve(baseDir, 'suites', `${spec}.yaml`), resolve(baseDir, 'suites', `${spec}.yml`)]) {
-    if (existsSync(candidate)) return candidate;
+  if (isAbsolute(spec) || spec.includes('/') || spec.includes('\\')) return direct;
+  for (const dir of [resolve(baseDir, 'suites'), join(packageRoot(), 'suites')]) {
+    for (const candidate of [join(dir, `${spec}.yaml`), join(dir, `${spec}.yml`)]) {
+      if (existsSync(candidate)) return candidate;
+    }
   }
   return direct;
 }
 
+/** Names of the suites bundled with toolgauge (suites/*.yaml), for error messages. */
+export function bundledSuiteNames(): string[] {
+  try {
+    return readdirSync(join(packageRoot(), 'suites'))
+      .filter((f) => /\.ya?ml$/.test(f))
+      .map((f) => f.replace(/\.ya?ml$/, ''))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
 /** The config's suites, each case id unique per suite name, narrowed by `--filter` / `--tag` when given. */
 export function loadSuites(loaded: LoadedConfig, filter?: CaseFilter): LoadedSuite[] {
-  const suites = loaded.config.suites.map((s) => loadSuite(resolveSuitePath(s, loaded.dir)));
+  const suites = loaded.config.suites.map((s) => {
+    const file = resolveSuitePath(s, loaded.dir);
+    if (!existsSync(file)) {
+      throw new ToolgaugeError(
+        'SUITE_INVALID',
+        `${displayPath(loaded.file)}: suite '${s}' not found: no file ${displayPath(file)} (relative to the config file) and no bundled suite of that name (bundled: ${bundledSuiteNames().join(', ')})`,
+      );
+    }
+    return loadSuite(file);
+  });
   const names = new Map<string, string>();
   for (const s of suites) {
     const prev = names.get(s.suite.name);
