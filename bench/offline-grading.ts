@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { RunRecord } from '../src/contracts/run-log.js';
-import type { RunAggregate } from '../src/report/aggregate.js';
+import type { RunRecord } from '../src/run-log/schema.js';
+import type { RunAggregate } from '../src/run-log/aggregate.js';
 import type { BenchResult } from './types.js';
 
 // The compiled library (dist/src, built by `npm run bench`), as `toolgauge grade` runs it: not the TypeScript sources
@@ -15,21 +15,21 @@ const { loadSuite } = (await import(
   join(DIST, 'config/load-suite.js')
 )) as typeof import('../src/config/load-suite.js');
 const { RUN_LOG_FORMAT } = (await import(
-  join(DIST, 'contracts/run-log.js')
-)) as typeof import('../src/contracts/run-log.js');
+  join(DIST, 'run-log/schema.js')
+)) as typeof import('../src/run-log/schema.js');
 const { graders } = (await import(join(DIST, 'graders/index.js'))) as typeof import('../src/graders/index.js');
 const { gradeOutputs } = (await import(
-  join(DIST, 'graders/offline/grade-outputs.js')
-)) as typeof import('../src/graders/offline/grade-outputs.js');
+  join(DIST, 'offline/grade-outputs.js')
+)) as typeof import('../src/offline/grade-outputs.js');
 const { writeReports } = (await import(
   join(DIST, 'report/write-reports.js')
 )) as typeof import('../src/report/write-reports.js');
 const { lineBatches } = (await import(
-  join(DIST, 'graders/offline/line-batches.js')
-)) as typeof import('../src/graders/offline/line-batches.js');
+  join(DIST, 'offline/line-batches.js')
+)) as typeof import('../src/offline/line-batches.js');
 const { RunLogWriter } = (await import(
-  join(DIST, 'runner/run-log-writer.js')
-)) as typeof import('../src/runner/run-log-writer.js');
+  join(DIST, 'run-log/writer.js')
+)) as typeof import('../src/run-log/writer.js');
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RECORDED = join(ROOT, 'tests', 'fixtures', 'bfcl-recorded');

@@ -6,6 +6,11 @@ export type ErrorCode =
   | 'UNKNOWN_RENDERER'
   | 'UNKNOWN_PROVIDER'
   | 'UNKNOWN_GRADER'
+  | 'UNKNOWN_REPORTER'
+  /** A renderer, provider, grader or reporter given by path that fails to load or lacks a member of its contract. */
+  | 'PLUGIN_INVALID'
+  /** A reporter's hook threw: the run log is complete, a report may not be. */
+  | 'REPORTER_FAILED'
   | 'UNKNOWN_SERVER'
   | 'SERVER_START'
   | 'SERVER_CRASH'
@@ -43,6 +48,8 @@ export const USAGE_CODES: ReadonlySet<ErrorCode> = new Set([
   'UNKNOWN_RENDERER',
   'UNKNOWN_PROVIDER',
   'UNKNOWN_GRADER',
+  'UNKNOWN_REPORTER',
+  'PLUGIN_INVALID',
   'UNKNOWN_SERVER',
   'SERVER_START',
   // A provider's API key missing from the environment (or refused): the user's setup to fix, not a fault of ours.

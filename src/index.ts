@@ -13,7 +13,7 @@ export { loadConfig, loadSuites } from './config/load-config.js';
 export { loadSuite } from './config/load-suite.js';
 export { resolveGraders, resolveProviders, resolveStrategies } from './config/resolve.js';
 export type * from './contracts/index.js';
-export { RUN_LOG_FORMAT } from './contracts/run-log.js';
+export { RUN_LOG_FORMAT } from './run-log/schema.js';
 export { isToolgaugeError, ToolgaugeError } from './errors.js';
 export type {
   PromptfooGradeContext,
@@ -24,7 +24,7 @@ export { caseFromVars, PromptfooCaseRunner, PromptfooProviderConfigSchema } from
 export { gradeForPromptfoo } from './export/promptfoo-grade.js';
 export { getGrader, graders } from './graders/index.js';
 export { acceptedCalls, parseResponse } from './parse/index.js';
-export { RunAggregate } from './report/aggregate.js';
-export { readRunLog } from './report/read-run-log.js';
+export { RunAggregate } from './run-log/aggregate.js';
+export { readRunLog } from './run-log/reader.js';
 export { runAgentLoop } from './runner/agent-loop.js';
 export { runCase } from './runner/run-case.js';

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CaseRecord } from '../src/contracts/run-log.js';
+import type { CaseRecord } from '../src/run-log/schema.js';
 import { TokenCounter } from '../src/util/token-counter.js';
 import { countTokens } from '../src/util/tokens.js';
 import { FIXTURES, finished, ROOT, readRecords, runDirFrom, startCli } from './cli-helpers.js';

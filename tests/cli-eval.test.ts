@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CaseRecord, RunFooter, RunHeader } from '../src/contracts/run-log.js';
+import type { CaseRecord, RunFooter, RunHeader } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
 
 describe('toolgauge eval (end to end, real CLI process)', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CaseRecord } from '../src/contracts/run-log.js';
+import type { CaseRecord } from '../src/run-log/schema.js';
 import { readRecords, runCli, runDirFrom } from './cli-helpers.js';
 
 /** One renderer × one provider over the bundled excel suite, whose cases carry tags. */

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CaseRecord, RunFooter, RunHeader } from '../src/contracts/run-log.js';
+import type { CaseRecord, RunFooter, RunHeader } from '../src/run-log/schema.js';
 import { caseCount, FIXTURES, finished, readRecords, runDirFrom, startCli, waitFor } from './cli-helpers.js';
 
 const RECORDED = join(FIXTURES, 'bfcl-recorded');

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CaseRecord, RunFooter } from '../src/contracts/run-log.js';
+import type { CaseRecord, RunFooter } from '../src/run-log/schema.js';
 import { depthExceeds } from '../src/util/json-depth.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
 

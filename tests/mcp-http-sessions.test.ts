@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CaseRecord } from '../src/contracts/run-log.js';
+import type { CaseRecord } from '../src/run-log/schema.js';
 import { ROOT, readRecords, runCli, runDirFrom } from './cli-helpers.js';
 
 /**

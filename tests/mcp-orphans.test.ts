@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CaseRecord, RunFooter } from '../src/contracts/run-log.js';
+import type { CaseRecord, RunFooter } from '../src/run-log/schema.js';
 import { FIXTURES, finished, ROOT, readRecords, runCli, runDirFrom, startCli } from './cli-helpers.js';
 import { processesWith, waitFor } from './fixtures/mcp-support/processes.js';
 

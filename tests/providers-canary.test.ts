@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmMockHandle, type Responder, startLlmMock } from '../mock-servers/llm/index.js';
-import type { CaseRecord } from '../src/contracts/run-log.js';
+import type { CaseRecord } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runDirFrom } from './cli-helpers.js';
 import { runCliWithEnv, writeConfig } from './fixtures/providers-mock/mock-run.js';
 import { suiteOracleResponder } from './fixtures/providers-mock/oracle-responder.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CaseRecord, RunRecord } from '../src/contracts/run-log.js';
+import type { CaseRecord, RunRecord } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
 
 const args = { filepath: 'test.xlsx', sheet_name: 'Sheet1' };

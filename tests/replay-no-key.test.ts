@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Responder, startLlmMock } from '../mock-servers/llm/index.js';
-import type { CaseRecord } from '../src/contracts/run-log.js';
+import type { CaseRecord } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
 
 const KEYS = { TG_NOKEY_OPENAI: 'sk-toolgauge-nokey-openai-5151', TG_NOKEY_ANTHROPIC: 'sk-toolgauge-nokey-ant-5252' };

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CaseRecord, RunRecord } from '../src/contracts/run-log.js';
+import type { CaseRecord, RunRecord } from '../src/run-log/schema.js';
 import { RUN_LOCK_FILE } from '../src/util/run-lock.js';
 import { caseCount, FIXTURES, finished, runCli, runDirFrom, startCli, waitFor } from './cli-helpers.js';
 

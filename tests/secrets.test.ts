@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type LlmMockHandle, startLlmMock } from '../mock-servers/llm/index.js';
-import type { CaseRecord, RunHeader } from '../src/contracts/run-log.js';
+import type { CaseRecord, RunHeader } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runDirFrom } from './cli-helpers.js';
 import { runCliWithEnv, writeConfig } from './fixtures/providers-mock/mock-run.js';
 import { suiteOracleResponder } from './fixtures/providers-mock/oracle-responder.js';

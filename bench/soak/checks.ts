@@ -1,7 +1,7 @@
 /** The soak's end checks on a run folder: every case once, no torn line, no secret, report = log. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CaseRecord, RunFooter, RunHeader } from '../../src/contracts/run-log.js';
+import type { CaseRecord, RunFooter, RunHeader } from '../../src/run-log/schema.js';
 
 export interface LogCheck {
   lines: number;

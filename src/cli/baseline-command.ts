@@ -4,7 +4,7 @@ import { loadConfig } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
 import { ToolgaugeError } from '../errors.js';
 import { baselinePath } from '../gate/judge.js';
-import { loadRun } from '../report/load-run.js';
+import { loadRun } from '../run-log/load-run.js';
 import { serializeSnapshot, snapshotOf } from '../report/snapshot.js';
 
 export interface BaselineFlags {

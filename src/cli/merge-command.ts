@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, rmdirSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
-import { finishRun } from '../replay/finish-run.js';
-import { mergeRuns } from '../replay/merge-runs.js';
+import { finishRun } from '../gate/finish-run.js';
+import { mergeRuns } from '../offline/merge-runs.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { newRunId } from './run-meta.js';
 

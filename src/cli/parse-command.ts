@@ -7,7 +7,7 @@ import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
 import { displayPath } from '../config/load-yaml.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import { ToolgaugeError } from '../errors.js';
-import { protocolFlag, protocolOf, textProtocolOf } from '../graders/offline/recorded-transcript.js';
+import { protocolFlag, protocolOf, textProtocolOf } from '../offline/recorded-transcript.js';
 import { type OfferedTools, type ParseDocument, parseDocument } from './parse-document.js';
 import { INPUT_FORMATS, type InputFormat, readParseInput } from './parse-input.js';
 import { formatParseDocument, paintFor } from './parse-output.js';

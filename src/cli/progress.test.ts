@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseRecord } from '../contracts/run-log.js';
+import type { CaseRecord } from '../run-log/schema.js';
 import { Progress } from './progress.js';
 
 /** A stderr stand-in that records what is written. */

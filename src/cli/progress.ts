@@ -1,4 +1,4 @@
-import type { CaseRecord } from '../contracts/run-log.js';
+import type { CaseRecord } from '../run-log/schema.js';
 
 /** How often a TTY bar is redrawn at most: offline grading finishes thousands of cases a second. */
 const REDRAW_MS = 100;

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
-import { finishRun } from '../replay/finish-run.js';
-import { regradeRun } from '../replay/regrade-run.js';
+import { finishRun } from '../gate/finish-run.js';
+import { regradeRun } from '../offline/regrade-run.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { newRunId } from './run-meta.js';
 

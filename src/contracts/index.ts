@@ -5,7 +5,7 @@ export type * from './model.js';
 export type * from './parse.js';
 export type * from './provider.js';
 export type * from './renderer.js';
-export type * from './run-log.js';
+export type * from '../run-log/schema.js';
 export type * from './suite.js';
 export type * from './tool.js';
 export type * from './transcript.js';

@@ -16,7 +16,7 @@ import {
 import type { ModelRequest } from '../contracts/model.js';
 import type { Provider } from '../contracts/provider.js';
 import type { RenderInput } from '../contracts/renderer.js';
-import type { CaseRecord } from '../contracts/run-log.js';
+import type { CaseRecord } from '../run-log/schema.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';

@@ -1,4 +1,4 @@
-import type { CaseRecord, RunHeader } from '../contracts/run-log.js';
+import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { sha256 } from '../util/canonical-json.js';
 
 /** promptfoo's ResultFailureReason (src/types): 0 none, 1 an assertion failed, 2 an error. */

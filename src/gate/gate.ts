@@ -1,5 +1,5 @@
 import picomatch from 'picomatch';
-import type { RunAggregate } from '../report/aggregate.js';
+import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from '../report/compare.js';
 
 export interface CellThreshold {

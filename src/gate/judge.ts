@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { RunAggregate } from '../report/aggregate.js';
+import type { RunAggregate } from '../run-log/aggregate.js';
 import { type CompareResult, compareSnapshots, DEFAULT_COMPARE } from '../report/compare.js';
 import { readSnapshot, snapshotOf } from '../report/snapshot.js';
 import { applyGate, type GateConfig, type GateVerdict } from './gate.js';

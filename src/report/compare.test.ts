@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareSnapshots } from './compare.js';
 import { renderCompare } from './compare-md.js';
-import { loadRun } from './load-run.js';
+import { loadRun } from '../run-log/load-run.js';
 import { type RunSnapshot, readSnapshot, serializeSnapshot, snapshotOf } from './snapshot.js';
 import { passingCases, type SyntheticCase, writeSyntheticRun } from './testing/synthetic-run.js';
 

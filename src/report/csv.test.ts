@@ -1,7 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CaseRecord } from '../contracts/run-log.js';
+import type { CaseRecord } from '../run-log/schema.js';
 import { csvField, csvHeader, csvRows } from './csv.js';
 
 function record(): CaseRecord {

@@ -1,4 +1,4 @@
-import type { CaseRecord } from '../contracts/run-log.js';
+import type { CaseRecord } from '../run-log/schema.js';
 
 const COLUMNS = [
   'key',

@@ -1,4 +1,4 @@
-import type { CaseRecord } from '../contracts/run-log.js';
+import type { CaseRecord } from '../run-log/schema.js';
 import type { Turn } from '../contracts/transcript.js';
 import { jsonText } from '../util/json-text.js';
 import { escapeHtml as e } from './html-escape.js';

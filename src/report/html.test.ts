@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadRun } from './load-run.js';
+import { loadRun } from '../run-log/load-run.js';
 import { passingCases, writeSyntheticRun } from './testing/synthetic-run.js';
 import { writeReports } from './write-reports.js';
 

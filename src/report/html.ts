@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { CaseRecord } from '../contracts/run-log.js';
-import type { RunAggregate } from './aggregate.js';
+import type { CaseRecord } from '../run-log/schema.js';
+import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
 import { pct, signedPts } from './format.js';
 import { caseHtml } from './html-case.js';

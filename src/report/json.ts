@@ -1,4 +1,4 @@
-import type { RunAggregate } from './aggregate.js';
+import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
 import { type RunSnapshot, snapshotOf } from './snapshot.js';
 import { wilson } from './wilson.js';

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from './junit.js';
-import { caseRecords, loadRun } from './load-run.js';
+import { caseRecords, loadRun } from '../run-log/load-run.js';
 import { passingCases, writeSyntheticRun } from './testing/synthetic-run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

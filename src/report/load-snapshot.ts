@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ToolgaugeError } from '../errors.js';
-import { loadRun } from './load-run.js';
+import { loadRun } from '../run-log/load-run.js';
 import { type RunSnapshot, readSnapshot, snapshotOf } from './snapshot.js';
 
 /**

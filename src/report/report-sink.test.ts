@@ -6,7 +6,7 @@ import { renderCsv } from './csv.js';
 import { renderHtml } from './html.js';
 import { renderRunJson } from './json.js';
 import { renderJunit } from './junit.js';
-import { caseRecords, loadRun } from './load-run.js';
+import { caseRecords, loadRun } from '../run-log/load-run.js';
 import { ReportSink } from './report-sink.js';
 import { passingCases, writeSyntheticRun } from './testing/synthetic-run.js';
 import { writeReports } from './write-reports.js';

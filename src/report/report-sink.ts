@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CaseRecord, RunHeader } from '../contracts/run-log.js';
+import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { BufferedFile } from '../util/buffered-file.js';
-import { cellKey, type RunAggregate, repeatsOf } from './aggregate.js';
+import { cellKey, type RunAggregate, repeatsOf } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
 import { renderCompare } from './compare-md.js';
 import { csvHeader, csvRows } from './csv.js';

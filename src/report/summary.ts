@@ -1,4 +1,4 @@
-import type { CellStats, RunAggregate } from './aggregate.js';
+import type { CellStats, RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
 import { mdCell, oneLine, pct, rateText, signedPts } from './format.js';
 import { wilson } from './wilson.js';

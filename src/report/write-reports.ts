@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
-import type { RunAggregate } from './aggregate.js';
+import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
-import { caseRecords } from './load-run.js';
+import { caseRecords } from '../run-log/load-run.js';
 import { ReportSink } from './report-sink.js';
 
 export { REPORT_FILES } from './report-sink.js';

@@ -7,7 +7,7 @@ import type { ToolExecution, Transcript, Turn } from '../contracts/transcript.js
 import { ToolgaugeError } from '../errors.js';
 import { acceptedCalls, parseResponse } from '../parse/index.js';
 import { feedbackMessages } from './feedback.js';
-import { parseTools } from './parse-tools.js';
+import { parseTools } from '../parse/parse-tools.js';
 import { routeCall } from './route-call.js';
 
 export interface LoopLimits {

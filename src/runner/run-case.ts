@@ -2,7 +2,7 @@ import { caseCatalog } from '../catalog/case-catalog.js';
 import type { ServerPool } from '../catalog/server-pool.js';
 import type { Grade, Grader } from '../contracts/grade.js';
 import type { ModelRequest } from '../contracts/model.js';
-import type { CaseRecord } from '../contracts/run-log.js';
+import type { CaseRecord } from '../run-log/schema.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { errorMessage, isToolgaugeError } from '../errors.js';
 import { CaseAbort, LoopError, runAgentLoop } from './agent-loop.js';

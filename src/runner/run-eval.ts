@@ -5,12 +5,12 @@ import { redactSecrets, registerCredentials } from '../../providers/shared/redac
 import { ServerPool } from '../catalog/server-pool.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import type { ProviderSlot, Strategy } from '../config/resolve.js';
-import type { CaseRecord, RunHeader } from '../contracts/run-log.js';
-import { RunAggregate } from '../report/aggregate.js';
+import type { CaseRecord, RunHeader } from '../run-log/schema.js';
+import { RunAggregate } from '../run-log/aggregate.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { type PlanItem, plan } from './plan.js';
 import { type CaseSettings, runCase } from './run-case.js';
-import { RunLogWriter } from './run-log-writer.js';
+import { RunLogWriter } from '../run-log/writer.js';
 
 export interface EvalInput {
   header: RunHeader;

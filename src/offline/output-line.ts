@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { NativeCall } from '../../contracts/model.js';
-import { ToolgaugeError } from '../../errors.js';
+import type { NativeCall } from '../contracts/model.js';
+import { ToolgaugeError } from '../errors.js';
 
 /**
  * A recorded tool call, in the shape each API logs it: `{name, arguments}` (also the OpenAI Responses API's

@@ -1,8 +1,8 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
-import { applyGate, type GateConfig } from '../gate/gate.js';
-import type { RunAggregate } from '../report/aggregate.js';
+import { applyGate, type GateConfig } from './gate.js';
+import type { RunAggregate } from '../run-log/aggregate.js';
 import { writeReports } from '../report/write-reports.js';
 
 /**

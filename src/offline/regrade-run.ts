@@ -7,18 +7,18 @@ import { resolveSuitePath } from '../config/load-config.js';
 import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
 import { resolveGraders, resolveStrategies } from '../config/resolve.js';
 import type { Grade } from '../contracts/grade.js';
-import type { CaseRecord, RunFooter, RunHeader } from '../contracts/run-log.js';
+import type { CaseRecord, RunFooter, RunHeader } from '../run-log/schema.js';
 import type { Catalog, ToolDef } from '../contracts/tool.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { ToolgaugeError } from '../errors.js';
-import { CaseTools } from '../graders/offline/case-tools.js';
+import { CaseTools } from './case-tools.js';
 import { parseResponse } from '../parse/index.js';
-import { RunAggregate } from '../report/aggregate.js';
-import { parseTools } from '../runner/parse-tools.js';
-import { RunLogWriter } from '../runner/run-log-writer.js';
+import { RunAggregate } from '../run-log/aggregate.js';
+import { parseTools } from '../parse/parse-tools.js';
+import { RunLogWriter } from '../run-log/writer.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { lockRunDir } from '../util/run-lock.js';
-import { caseRecords, readHeader, runLogOf } from './run-log-io.js';
+import { caseRecords, readHeader, runLogOf } from '../run-log/run-folder.js';
 
 export interface RegradeOptions {
   /** Where the regraded run goes; ignored with `inPlace`. */

@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { CaseRecord, RunHeader } from '../contracts/run-log.js';
+import type { CaseRecord, RunHeader } from './schema.js';
 import { ToolgaugeError } from '../errors.js';
 import { RunAggregate } from './aggregate.js';
-import { readRunLog } from './read-run-log.js';
+import { readRunLog } from './reader.js';
 
 export interface LoadedRun {
   runDir: string;

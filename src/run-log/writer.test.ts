@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunFooter, RunRecord } from '../contracts/run-log.js';
-import { RunLogWriter } from './run-log-writer.js';
+import type { RunFooter, RunRecord } from './schema.js';
+import { RunLogWriter } from './writer.js';
 
 const footer = (n: number, note = ''): RunFooter => ({
   type: 'footer',

@@ -1,7 +1,7 @@
-import type { Grade } from './grade.js';
-import type { Protocol, Usage } from './model.js';
-import type { CatalogDrift } from './tool.js';
-import type { Transcript } from './transcript.js';
+import type { Grade } from '../contracts/grade.js';
+import type { Protocol, Usage } from '../contracts/model.js';
+import type { CatalogDrift } from '../contracts/tool.js';
+import type { Transcript } from '../contracts/transcript.js';
 
 export const RUN_LOG_FORMAT = 'toolgauge.run/1';
 

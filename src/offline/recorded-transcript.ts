@@ -1,9 +1,9 @@
-import type { LoadedSuite } from '../../config/load-suite.js';
-import type { Protocol } from '../../contracts/model.js';
-import type { ParseContext } from '../../contracts/parse.js';
-import type { Transcript, Turn } from '../../contracts/transcript.js';
-import { ToolgaugeError } from '../../errors.js';
-import { parseResponse } from '../../parse/index.js';
+import type { LoadedSuite } from '../config/load-suite.js';
+import type { Protocol } from '../contracts/model.js';
+import type { ParseContext } from '../contracts/parse.js';
+import type { Transcript, Turn } from '../contracts/transcript.js';
+import { ToolgaugeError } from '../errors.js';
+import { parseResponse } from '../parse/index.js';
 import type { RecordedTurn } from './output-line.js';
 
 /** The protocol a recorded line was produced under: native when it carries tool calls, else the text protocol. */

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { CaseRecord, RunFooter, RunHeader } from '../contracts/run-log.js';
+import type { CaseRecord, RunFooter, RunHeader } from './schema.js';
 import { ToolgaugeError } from '../errors.js';
-import { readRunLog } from '../report/read-run-log.js';
+import { readRunLog } from './reader.js';
 
 /** `<dir>/run.jsonl`, or a one-line usage error naming the flag/argument and the fix. */
 export function runLogOf(dir: string, what: string): string {

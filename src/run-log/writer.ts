@@ -1,4 +1,4 @@
-import type { RunRecord } from '../contracts/run-log.js';
+import type { RunRecord } from './schema.js';
 import { BufferedFile } from '../util/buffered-file.js';
 import { jsonText } from '../util/json-text.js';
 

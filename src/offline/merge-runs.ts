@@ -1,13 +1,13 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { RunFooter, RunHeader } from '../contracts/run-log.js';
+import type { RunFooter, RunHeader } from '../run-log/schema.js';
 import { ToolgaugeError } from '../errors.js';
-import { RunAggregate } from '../report/aggregate.js';
-import { RunLogWriter } from '../runner/run-log-writer.js';
+import { RunAggregate } from '../run-log/aggregate.js';
+import { RunLogWriter } from '../run-log/writer.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { lockRunDir } from '../util/run-lock.js';
-import { CASSETTE_FILE } from './cassettes.js';
-import { caseRecords, readHeader, runLogOf } from './run-log-io.js';
+import { CASSETTE_FILE } from '../replay/cassettes.js';
+import { caseRecords, readHeader, runLogOf } from '../run-log/run-folder.js';
 
 export interface MergeOutcome {
   header: RunHeader;

@@ -1,5 +1,5 @@
 import { ToolgaugeError } from '../errors.js';
-import { sha256 } from '../util/canonical-json.js';
+import { sha256 } from './canonical-json.js';
 
 /** Shard `index` of `count` (1-based), as `--shard 2/3` writes it. */
 export interface Shard {

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { RunRecord } from '../contracts/run-log.js';
+import type { RunRecord } from './schema.js';
 import { ToolgaugeError } from '../errors.js';
 
 /** Streams the records of a run.jsonl; memory stays flat however long the run. A torn last line is skipped. */
