@@ -382,6 +382,42 @@ program
     }),
   );
 
+program
+  .command('init')
+  .description(
+    'Connect to an MCP server, list its tools, write a starter config, suite, schema cache and CI workflow, then run a first eval with sim:oracle',
+  )
+  .option('--server <command>', 'a stdio MCP server\'s command line, e.g. "npx -y @modelcontextprotocol/server-filesystem ."')
+  .option('--url <url>', 'a Streamable HTTP MCP server, e.g. http://127.0.0.1:8123/mcp')
+  .option('--builtin <name>', 'a bundled mock server: excel, economist, coder')
+  .option('--name <name>', 'suite and server name (default: from the command, package or bundled name)')
+  .option('--dir <dir>', 'folder to write into (default: the current folder)')
+  .option('--force', 'overwrite files that exist')
+  .option('--no-eval', 'write the files only; skip the first eval')
+  .option('--timeout-ms <ms>', 'time the server has to start and list its tools', int('--timeout-ms'))
+  .action((opts) =>
+    run(async () => {
+      const { initCommand } = await import('./init-command.js');
+      return initCommand(opts);
+    }),
+  );
+
+program
+  .command('doctor')
+  .description(
+    'Check the setup: Node version, each provider\'s key or server, that each MCP server starts and lists its tools, the baseline',
+  )
+  .option('-c, --config <file>', 'config file', 'toolgauge.config.yaml')
+  .option('-s, --suite <suite>', 'suite file or bundled suite name (repeatable; replaces the config list)', collect)
+  .option('-p, --provider <id>', 'provider id (repeatable; replaces the config list)', collect)
+  .option('--provider-option <key=value>', 'provider option for every provider (repeatable)', collect)
+  .action((opts) =>
+    run(async () => {
+      const { doctorCommand } = await import('./doctor-command.js');
+      return doctorCommand(opts);
+    }),
+  );
+
 const serve = program.command('serve').description('Run a bundled mock server');
 serve
   .command('mcp <name>')

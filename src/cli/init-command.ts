@@ -1,0 +1,95 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { writeSchemaCache } from '../catalog/schema-cache.js';
+import { DEFAULT_CONFIG } from '../config/load-config.js';
+import { displayPath } from '../config/load-yaml.js';
+import type { ToolDef } from '../contracts/tool.js';
+import { ToolgaugeError } from '../errors.js';
+import { type InitServerFlags, serverFromFlags, specForSuite } from '../init/server-from-flags.js';
+import { ciWorkflow, starterConfig } from '../init/starter-config.js';
+import { starterSuite } from '../init/starter-suite.js';
+
+export interface InitFlags extends InitServerFlags {
+  dir?: string;
+  force?: boolean;
+  /** `--no-eval`: write the files only. */
+  eval?: boolean;
+  /** Milliseconds the server has to start and list its tools. */
+  timeoutMs?: number;
+}
+
+/** Where the composite action is, for a project that installed toolgauge from npm (the package ships action.yml). */
+const ACTION_REF = './node_modules/toolgauge';
+
+/**
+ * `toolgauge init`: connects to an MCP server, lists its tools and writes a starter config, a suite (one case skeleton
+ * per tool), the schema cache and a CI workflow into --dir; then runs a first eval with sim:oracle to prove the wiring.
+ * The exit code is that eval's.
+ */
+export async function initCommand(flags: InitFlags): Promise<number> {
+  const { spec, name } = serverFromFlags(flags);
+  const dir = resolve(flags.dir ?? '.');
+  const suiteRel = `suites/${name}.yaml`;
+  const files = {
+    config: join(dir, DEFAULT_CONFIG),
+    suite: join(dir, suiteRel),
+    workflow: join(dir, '.github', 'workflows', 'toolgauge.yml'),
+  };
+  const existing = Object.values(files).filter((f) => existsSync(f));
+  if (existing.length > 0 && !flags.force) {
+    throw new ToolgaugeError(
+      'USAGE',
+      `init: ${existing.map(displayPath).join(', ')} already exist(s); pass --force to overwrite, or --dir <another folder>`,
+    );
+  }
+
+  const tools = await listTools(name, spec, flags.timeoutMs ?? 30_000);
+  if (tools.length === 0) {
+    throw new ToolgaugeError('USAGE', `init: MCP server '${name}' lists no tools; nothing to write a suite for`);
+  }
+  process.stderr.write(`toolgauge init: MCP server '${name}' lists ${tools.length} tools\n`);
+
+  const suiteDir = join(dir, 'suites');
+  mkdirSync(suiteDir, { recursive: true });
+  mkdirSync(join(dir, '.github', 'workflows'), { recursive: true });
+  writeFileSync(files.suite, starterSuite(name, name, specForSuite(spec, suiteDir), tools));
+  writeFileSync(files.config, starterConfig(suiteRel));
+  // the schema cache lives beside the config (schemas/<suite>.json), as `schemas refresh` writes it
+  const cache = writeSchemaCache(dir, name, tools);
+  writeFileSync(files.workflow, ciWorkflow(relative(dir, files.config) || DEFAULT_CONFIG, ACTION_REF));
+  for (const f of [files.config, files.suite, cache, files.workflow]) process.stdout.write(`wrote ${displayPath(f)}\n`);
+
+  if (flags.eval === false) {
+    process.stdout.write(
+      `Next: fill in the TODOs of ${displayPath(files.suite)}, then run toolgauge eval -c ${displayPath(files.config)}\n`,
+    );
+    return 0;
+  }
+  process.stderr.write(
+    `toolgauge init: first eval with sim:oracle, which calls each tool once with the example arguments\n`,
+  );
+  const { evalCommand } = await import('./eval-command.js');
+  const code = await evalCommand({ config: files.config, quiet: true });
+  process.stdout.write(
+    code === 0
+      ? `\nThe wiring works. Next: fill in the TODOs of ${displayPath(files.suite)} (prompts and expected arguments), add your model to ${displayPath(files.config)} (docs/providers.md), check with toolgauge doctor -c ${displayPath(files.config)}.\n`
+      : `\nThe first eval did not pass (exit ${code}): see the summary above; an example argument the server refuses is the usual cause — edit it in ${displayPath(files.suite)}.\n`,
+  );
+  return code;
+}
+
+/** Connects (paths relative to the current folder), lists the tools, disconnects. */
+async function listTools(
+  name: string,
+  spec: Parameters<typeof import('../catalog/mcp-connection.js').connectServer>[1],
+  timeoutMs: number,
+): Promise<ToolDef[]> {
+  const { connectServer } = await import('../catalog/mcp-connection.js');
+  const bounds = { timeoutMs, setting: 'init --timeout-ms' };
+  const conn = await connectServer(name, spec, process.cwd(), bounds);
+  try {
+    return await conn.listTools(bounds);
+  } finally {
+    await conn.close();
+  }
+}
