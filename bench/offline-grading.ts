@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { RunRecord } from '../src/run-log/schema.js';
 import type { RunAggregate } from '../src/run-log/aggregate.js';
+import type { RunRecord } from '../src/run-log/schema.js';
 import type { BenchResult } from './types.js';
 
 // The compiled library (dist/src, built by `npm run bench`), as `toolgauge grade` runs it: not the TypeScript sources
@@ -14,9 +14,7 @@ const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'src');
 const { loadSuite } = (await import(
   join(DIST, 'config/load-suite.js')
 )) as typeof import('../src/config/load-suite.js');
-const { RUN_LOG_FORMAT } = (await import(
-  join(DIST, 'run-log/schema.js')
-)) as typeof import('../src/run-log/schema.js');
+const { RUN_LOG_FORMAT } = (await import(join(DIST, 'run-log/schema.js'))) as typeof import('../src/run-log/schema.js');
 const { graders } = (await import(join(DIST, 'graders/index.js'))) as typeof import('../src/graders/index.js');
 const { gradeOutputs } = (await import(
   join(DIST, 'offline/grade-outputs.js')
@@ -27,9 +25,7 @@ const { writeReports } = (await import(
 const { lineBatches } = (await import(
   join(DIST, 'offline/line-batches.js')
 )) as typeof import('../src/offline/line-batches.js');
-const { RunLogWriter } = (await import(
-  join(DIST, 'run-log/writer.js')
-)) as typeof import('../src/run-log/writer.js');
+const { RunLogWriter } = (await import(join(DIST, 'run-log/writer.js'))) as typeof import('../src/run-log/writer.js');
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RECORDED = join(ROOT, 'tests', 'fixtures', 'bfcl-recorded');

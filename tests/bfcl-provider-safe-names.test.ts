@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gradeCommand } from '../src/cli/grade-command.js';
-import type { CaseRecord } from '../src/run-log/schema.js';
 import { parseResponse } from '../src/parse/index.js';
+import type { CaseRecord } from '../src/run-log/schema.js';
 import { FIXTURES, ROOT, readRecords } from './cli-helpers.js';
 
 /**

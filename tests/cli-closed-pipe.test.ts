@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunFooter } from '../src/run-log/schema.js';
 import { REPORT_FILES } from '../src/report/report-sink.js';
+import type { RunFooter } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runDirFrom, startCli } from './cli-helpers.js';
 
 /**

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gradeCommand } from '../src/cli/grade-command.js';
 import { mergeCommand } from '../src/cli/merge-command.js';
-import type { CaseRecord, RunFooter, RunHeader } from '../src/run-log/schema.js';
 import { REPORT_FILES } from '../src/report/write-reports.js';
+import type { CaseRecord, RunFooter, RunHeader } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
 
 const call = (args: object) =>

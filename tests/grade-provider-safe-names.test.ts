@@ -9,9 +9,9 @@ import { loadSuite } from '../src/config/load-suite.js';
 import type { Grade } from '../src/contracts/grade.js';
 import type { ModelRequest, ModelResponse } from '../src/contracts/model.js';
 import type { Provider } from '../src/contracts/provider.js';
-import type { CaseRecord } from '../src/run-log/schema.js';
 import type { SuiteCase } from '../src/contracts/suite.js';
 import { graders } from '../src/graders/index.js';
+import type { CaseRecord } from '../src/run-log/schema.js';
 import { runCase } from '../src/runner/run-case.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
 

@@ -5,8 +5,8 @@ import { writeSchemaCache } from '../src/catalog/schema-cache.js';
 import { ServerPool } from '../src/catalog/server-pool.js';
 import { loadSuite } from '../src/config/load-suite.js';
 import type { RenderedTool } from '../src/contracts/model.js';
-import type { CaseRecord, RunHeader } from '../src/run-log/schema.js';
 import type { ToolDef } from '../src/contracts/tool.js';
+import type { CaseRecord, RunHeader } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runDirFrom } from './cli-helpers.js';
 import { runCliWithEnv, writeConfig } from './fixtures/providers-mock/mock-run.js';
 

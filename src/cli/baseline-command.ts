@@ -4,8 +4,8 @@ import { loadConfig } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
 import { ToolgaugeError } from '../errors.js';
 import { baselinePath } from '../gate/judge.js';
-import { loadRun } from '../run-log/load-run.js';
 import { serializeSnapshot, snapshotOf } from '../report/snapshot.js';
+import { loadRun } from '../run-log/load-run.js';
 
 export interface BaselineFlags {
   /** Config whose baseline is written, where `eval -c` with it reads it (default toolgauge.config.yaml). */

@@ -1,10 +1,10 @@
 import { once } from 'node:events';
 import { createWriteStream, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { ToolgaugeError } from '../errors.js';
 import { PromptfooExport } from '../export/promptfoo-results.js';
 import { readRunLog } from '../run-log/reader.js';
+import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 
 export interface ExportFlags {
   /** Output file (default: <run-dir>/promptfoo.json). */

@@ -5,7 +5,8 @@ import { CassetteStore } from '../replay/cassette-store.js';
 import { CASSETTE_FILE } from '../replay/cassettes.js';
 import { cassettesFromRunLog } from '../replay/cassettes-from-run.js';
 import { runKeys } from '../replay/failing-keys.js';
-import { readHeader, runLogOf } from '../run-log/run-folder.js';
+import { readHeader } from '../run-log/reader.js';
+import { runLogOf } from '../run-log/run-folder.js';
 import { evalCommand } from './eval-command.js';
 
 export interface ReplayFlags {

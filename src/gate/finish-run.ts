@@ -1,9 +1,9 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
-import { applyGate, type GateConfig } from './gate.js';
-import type { RunAggregate } from '../run-log/aggregate.js';
 import { writeReports } from '../report/write-reports.js';
+import type { RunAggregate } from '../run-log/aggregate.js';
+import { applyGate, type GateConfig } from './gate.js';
 
 /**
  * Writes the reports of a run log made offline (merge, regrade) with the same writers as `eval`, prints the

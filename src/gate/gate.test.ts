@@ -2,9 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadRun } from '../run-log/load-run.js';
 import { serializeSnapshot, snapshotOf } from '../report/snapshot.js';
 import { passingCases, writeSyntheticRun } from '../report/testing/synthetic-run.js';
+import { loadRun } from '../run-log/load-run.js';
 import { applyGate } from './gate.js';
 import { judgeRun } from './judge.js';
 

@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
-import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from '../report/compare.js';
+import type { RunAggregate } from '../run-log/aggregate.js';
 
 export interface CellThreshold {
   grader: string;

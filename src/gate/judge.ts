@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import type { RunAggregate } from '../run-log/aggregate.js';
 import { type CompareResult, compareSnapshots, DEFAULT_COMPARE } from '../report/compare.js';
 import { readSnapshot, snapshotOf } from '../report/snapshot.js';
+import type { RunAggregate } from '../run-log/aggregate.js';
 import { applyGate, type GateConfig, type GateVerdict } from './gate.js';
 
 export interface GateSettings extends GateConfig {

@@ -1,13 +1,14 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { RunFooter, RunHeader } from '../run-log/schema.js';
 import { ToolgaugeError } from '../errors.js';
+import { CASSETTE_FILE } from '../replay/cassettes.js';
 import { RunAggregate } from '../run-log/aggregate.js';
+import { caseRecords, readHeader } from '../run-log/reader.js';
+import { runLogOf } from '../run-log/run-folder.js';
+import type { RunFooter, RunHeader } from '../run-log/schema.js';
 import { RunLogWriter } from '../run-log/writer.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { lockRunDir } from '../util/run-lock.js';
-import { CASSETTE_FILE } from '../replay/cassettes.js';
-import { caseRecords, readHeader, runLogOf } from '../run-log/run-folder.js';
 
 export interface MergeOutcome {
   header: RunHeader;

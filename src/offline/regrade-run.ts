@@ -5,20 +5,21 @@ import { ServerPool } from '../catalog/server-pool.js';
 import type { Config, RendererEntry } from '../config/config-schema.js';
 import { resolveSuitePath } from '../config/load-config.js';
 import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
-import { resolveGraders, resolveStrategies } from '../config/resolve.js';
+import { resolveGraders, resolveStrategies } from '../plugins/index.js';
 import type { Grade } from '../contracts/grade.js';
-import type { CaseRecord, RunFooter, RunHeader } from '../run-log/schema.js';
 import type { Catalog, ToolDef } from '../contracts/tool.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { ToolgaugeError } from '../errors.js';
-import { CaseTools } from './case-tools.js';
 import { parseResponse } from '../parse/index.js';
-import { RunAggregate } from '../run-log/aggregate.js';
 import { parseTools } from '../parse/parse-tools.js';
+import { RunAggregate } from '../run-log/aggregate.js';
+import { caseRecords, readHeader } from '../run-log/reader.js';
+import { runLogOf } from '../run-log/run-folder.js';
+import type { CaseRecord, RunFooter, RunHeader } from '../run-log/schema.js';
 import { RunLogWriter } from '../run-log/writer.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { lockRunDir } from '../util/run-lock.js';
-import { caseRecords, readHeader, runLogOf } from '../run-log/run-folder.js';
+import { CaseTools } from './case-tools.js';
 
 export interface RegradeOptions {
   /** Where the regraded run goes; ignored with `inPlace`. */

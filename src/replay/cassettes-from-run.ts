@@ -1,8 +1,8 @@
 import type { ProviderEntry } from '../config/config-schema.js';
+import { caseRecords } from '../run-log/reader.js';
 import type { RunHeader } from '../run-log/schema.js';
 import { cassetteKey, cassetteRequest, cassetteSlot, type KeyedProvider } from './cassette-key.js';
 import type { CassetteStore } from './cassette-store.js';
-import { caseRecords } from '../run-log/run-folder.js';
 
 /** The providers of a run by report label, with what their cassette keys need (id, options, simulated). */
 export function keyedProviders(header: RunHeader): Map<string, KeyedProvider> {

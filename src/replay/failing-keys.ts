@@ -1,5 +1,5 @@
+import { caseRecords } from '../run-log/reader.js';
 import type { CaseRecord } from '../run-log/schema.js';
-import { caseRecords } from '../run-log/run-folder.js';
 
 /** A case failed when it hit an infrastructure error or any grader did not pass. */
 export function failed(record: CaseRecord): boolean {

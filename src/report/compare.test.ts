@@ -2,9 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadRun } from '../run-log/load-run.js';
 import { compareSnapshots } from './compare.js';
 import { renderCompare } from './compare-md.js';
-import { loadRun } from '../run-log/load-run.js';
 import { type RunSnapshot, readSnapshot, serializeSnapshot, snapshotOf } from './snapshot.js';
 import { passingCases, type SyntheticCase, writeSyntheticRun } from './testing/synthetic-run.js';
 

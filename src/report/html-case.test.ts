@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CaseRecord } from '../run-log/schema.js';
 import { recordedTranscript } from '../offline/recorded-transcript.js';
+import type { CaseRecord } from '../run-log/schema.js';
 import { caseHtml } from './html-case.js';
 
 function recordOf(transcript: CaseRecord['transcript']): CaseRecord {

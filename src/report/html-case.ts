@@ -1,5 +1,5 @@
-import type { CaseRecord } from '../run-log/schema.js';
 import type { Turn } from '../contracts/transcript.js';
+import type { CaseRecord } from '../run-log/schema.js';
 import { jsonText } from '../util/json-text.js';
 import { escapeHtml as e } from './html-escape.js';
 

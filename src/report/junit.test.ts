@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { loadRun } from '../run-log/load-run.js';
+import { caseRecords } from '../run-log/reader.js';
 import { renderJunit } from './junit.js';
-import { caseRecords, loadRun } from '../run-log/load-run.js';
 import { passingCases, writeSyntheticRun } from './testing/synthetic-run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

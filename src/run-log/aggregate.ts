@@ -1,7 +1,7 @@
 import type { ParsedCall } from '../contracts/parse.js';
-import type { CaseRecord, RunHeader } from './schema.js';
 import type { CatalogDrift } from '../contracts/tool.js';
 import { passHatK } from '../report/stats.js';
+import type { CaseRecord, RunHeader } from './schema.js';
 
 export interface GraderTally {
   pass: number;

@@ -1,30 +1,32 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { CaseRecord, RunFooter, RunHeader } from './schema.js';
 import { ToolgaugeError } from '../errors.js';
-import { readRunLog } from './reader.js';
+
+/** The run log's name in a run folder (reports/<run-id>/run.jsonl). */
+export const RUN_LOG_FILE = 'run.jsonl';
+
+/** The run log of a run folder. */
+export function runLogPath(runDir: string): string {
+  return join(runDir, RUN_LOG_FILE);
+}
 
 /** `<dir>/run.jsonl`, or a one-line usage error naming the flag/argument and the fix. */
 export function runLogOf(dir: string, what: string): string {
-  const file = join(resolve(dir), 'run.jsonl');
+  const file = runLogPath(resolve(dir));
   if (!existsSync(file))
     throw new ToolgaugeError('USAGE', `${what} ${dir}: no run.jsonl there (pass a reports/<run-id> folder)`);
   return file;
 }
 
-/** The header of a run log (its first record). */
-export async function readHeader(file: string): Promise<RunHeader> {
-  for await (const r of readRunLog(file)) {
-    if (r.type === 'header') return r;
-    break;
+/** A run folder (reports/<run-id>) or its run.jsonl → the paths. A one-line error naming the argument otherwise. */
+export function runPaths(arg: string, what: string): { runDir: string; runLog: string } {
+  const p = resolve(arg);
+  if (existsSync(p) && statSync(p).isDirectory()) {
+    const runLog = runLogPath(p);
+    if (!existsSync(runLog))
+      throw new ToolgaugeError('USAGE', `${what} ${arg}: no run.jsonl in that folder (pass a reports/<run-id> folder)`);
+    return { runDir: p, runLog };
   }
-  throw new ToolgaugeError('USAGE', `${file}: the first record is not a run header; is this a toolgauge run log?`);
-}
-
-/** Streams the case records (and remembers the footer, if the run wrote one). */
-export async function* caseRecords(file: string, seen?: { footer?: RunFooter }): AsyncGenerator<CaseRecord> {
-  for await (const r of readRunLog(file)) {
-    if (r.type === 'case') yield r;
-    else if (r.type === 'footer' && seen) seen.footer = r;
-  }
+  if (p.endsWith('.jsonl') && existsSync(p)) return { runDir: resolve(p, '..'), runLog: p };
+  throw new ToolgaugeError('USAGE', `${what} ${arg}: not found (pass a reports/<run-id> folder or its run.jsonl)`);
 }

@@ -1,65 +1,102 @@
+import { z } from 'zod';
 import type { Grade } from '../contracts/grade.js';
-import type { Protocol, Usage } from '../contracts/model.js';
+import type { Protocol } from '../contracts/model.js';
 import type { CatalogDrift } from '../contracts/tool.js';
 import type { Transcript } from '../contracts/transcript.js';
 
+/**
+ * The version of the run log this toolgauge writes, in every header's `format`. A log of another version is read
+ * through its decoder (run-log/versions.ts), which hands out records of this version.
+ */
 export const RUN_LOG_FORMAT = 'toolgauge.run/1';
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/*
+ * These schemas validate; they never transform (no defaults, no coercion), so a record read is the line as written,
+ * fields unknown to this version included. The transcript and the catalog drift are checked for their shape only:
+ * they are the bulk of a record, and checking every turn would make reading a long log several times slower.
+ */
+
+const ProtocolSchema = z.enum(['native', 'xml-tags', 'json', 'python-call']) satisfies z.ZodType<Protocol>;
+
+const GradeSchema = z.custom<Grade>(
+  (v) =>
+    isObject(v) &&
+    typeof v.grader === 'string' &&
+    typeof v.pass === 'boolean' &&
+    typeof v.score === 'number' &&
+    typeof v.reason === 'string',
+  { message: 'a grade is {grader, pass, score, reason}' },
+);
+
+const TranscriptSchema = z.custom<Transcript>((v) => isObject(v) && (v.turns === undefined || Array.isArray(v.turns)), {
+  message: 'a transcript is {turns: [...], finalText, stopReason}',
+});
+
+const CatalogDriftSchema = z.custom<CatalogDrift>(isObject, { message: 'catalogDrift is {added, removed, changed}' });
+
 /** First line of run.jsonl. */
-export interface RunHeader {
-  type: 'header';
-  format: typeof RUN_LOG_FORMAT;
-  runId: string;
-  toolgaugeVersion: string;
-  startedAt: string;
-  gitCommit: string | null;
-  configFile: string;
+export const RunHeaderSchema = z.object({
+  type: z.literal('header'),
+  format: z.literal(RUN_LOG_FORMAT),
+  runId: z.string(),
+  toolgaugeVersion: z.string(),
+  startedAt: z.string(),
+  gitCommit: z.string().nullable(),
+  configFile: z.string(),
   /** The effective config (after command-line overrides). */
-  config: Record<string, unknown>;
+  config: z.record(z.string(), z.unknown()),
   /** Strategies and providers as planned, with what reports need to label them. */
-  strategies: { label: string; name: string; options: Record<string, unknown> }[];
-  providers: { label: string; id: string; simulated: boolean }[];
-  suites: { name: string; file: string; cases: number }[];
-  plannedCases: number;
-  resumedFrom?: string;
+  strategies: z.array(z.object({ label: z.string(), name: z.string(), options: z.record(z.string(), z.unknown()) })),
+  providers: z.array(z.object({ label: z.string(), id: z.string(), simulated: z.boolean() })),
+  suites: z.array(z.object({ name: z.string(), file: z.string(), cases: z.number() })),
+  plannedCases: z.number(),
+  resumedFrom: z.string().optional(),
   /** Set on a merge of an incomplete set of shards (`merge --allow-partial`): the shards absent, `i/n` each. */
-  missingShards?: string[];
+  missingShards: z.array(z.string()).optional(),
   /** Set when this run is one shard of a plan (`--shard index/count`); `merge` combines the shards. */
-  shard?: { index: number; count: number };
-}
+  shard: z.object({ index: z.number(), count: z.number() }).optional(),
+});
 
 /** One case in one cell (renderer strategy × provider × repeat). */
-export interface CaseRecord {
-  type: 'case';
+export const CaseRecordSchema = z.object({
+  type: z.literal('case'),
   /** Stable identity of the planned item: suite/case|renderer|provider|repeat. */
-  key: string;
-  suite: string;
-  case: string;
-  renderer: string;
-  provider: string;
-  simulated: boolean;
-  repeat: number;
-  protocol: Protocol;
-  catalogHash: string;
+  key: z.string(),
+  suite: z.string(),
+  case: z.string(),
+  renderer: z.string(),
+  provider: z.string(),
+  simulated: z.boolean(),
+  repeat: z.number(),
+  protocol: ProtocolSchema,
+  catalogHash: z.string(),
   /** The renderer used the schema cache and it differs from the live server's tools/list (absent: no drift). */
-  catalogDrift?: CatalogDrift;
+  catalogDrift: CatalogDriftSchema.optional(),
   /** Prompt size of the first request, in o200k tokens (an estimate for non-OpenAI models). */
-  promptTokens: number;
-  transcript: Transcript;
-  grades: Grade[];
-  startedAt: string;
-  durationMs: number;
-  usage: Usage;
+  promptTokens: z.number(),
+  transcript: TranscriptSchema,
+  grades: z.array(GradeSchema),
+  startedAt: z.string(),
+  durationMs: z.number(),
+  usage: z.object({ input: z.number(), output: z.number(), cached: z.number().optional() }),
   /** An infrastructure error: the case is not graded and counts as an error, never as a failure. */
-  error?: { code: string; message: string };
-}
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
 
-export interface RunFooter {
-  type: 'footer';
-  finishedAt: string;
-  interrupted: boolean;
-  completed: number;
-  errors: number;
-}
+/** Last line of a run that ended (finished or interrupted); a killed run has none. */
+export const RunFooterSchema = z.object({
+  type: z.literal('footer'),
+  finishedAt: z.string(),
+  interrupted: z.boolean(),
+  completed: z.number(),
+  errors: z.number(),
+});
 
-export type RunRecord = RunHeader | CaseRecord | RunFooter;
+export const RunRecordSchema = z.discriminatedUnion('type', [RunHeaderSchema, CaseRecordSchema, RunFooterSchema]);
+
+export type RunHeader = z.infer<typeof RunHeaderSchema>;
+export type CaseRecord = z.infer<typeof CaseRecordSchema>;
+export type RunFooter = z.infer<typeof RunFooterSchema>;
+export type RunRecord = z.infer<typeof RunRecordSchema>;

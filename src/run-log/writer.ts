@@ -1,6 +1,6 @@
-import type { RunRecord } from './schema.js';
 import { BufferedFile } from '../util/buffered-file.js';
 import { jsonText } from '../util/json-text.js';
+import type { RunRecord } from './schema.js';
 
 /**
  * Appends records to run.jsonl (`JSON.stringify(record)` + LF, written by jsonText: a record holding a value nested
