@@ -1,15 +1,20 @@
 import type { ProviderFactory } from '../src/contracts/provider.js';
-import { anthropicFactory } from './anthropic/index.js';
-import { ollamaFactory } from './ollama/index.js';
-import { openaiFactory } from './openai/index.js';
-import { openaiCompatibleFactory } from './openai-compatible/index.js';
-import { simFactory } from './simulated/index.js';
 
-/** Provider factories by id prefix: `openai:gpt-4o-mini` → openai. */
-export const providerFactories = {
-  openai: openaiFactory,
-  anthropic: anthropicFactory,
-  ollama: ollamaFactory,
-  'openai-compatible': openaiCompatibleFactory,
-  sim: simFactory,
-} satisfies Record<string, ProviderFactory>;
+/**
+ * The built-in provider factories by id prefix (`openai:gpt-4o-mini` → openai), each loaded on first use: importing
+ * every provider SDK (openai, @anthropic-ai/sdk, ollama) cost most of the CLI's start-up, even for runs that use only
+ * `sim:*`. The one list of built-in providers; providers/provider-factories.ts holds them loaded, for embedders.
+ */
+export const providerLoaders = {
+  openai: async () => (await import('./openai/index.js')).openaiFactory,
+  anthropic: async () => (await import('./anthropic/index.js')).anthropicFactory,
+  ollama: async () => (await import('./ollama/index.js')).ollamaFactory,
+  'openai-compatible': async () => (await import('./openai-compatible/index.js')).openaiCompatibleFactory,
+  sim: async () => (await import('./simulated/index.js')).simFactory,
+} satisfies Record<string, () => Promise<ProviderFactory>>;
+
+export type ProviderPrefix = keyof typeof providerLoaders;
+
+export function isProviderPrefix(prefix: string): prefix is ProviderPrefix {
+  return Object.hasOwn(providerLoaders, prefix);
+}

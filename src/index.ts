@@ -6,14 +6,13 @@
 export { providerResponder, scriptedResponder, toModelRequest } from '../mock-servers/llm/responders.js';
 export { startLlmMock } from '../mock-servers/llm/server.js';
 export { builtinServers } from '../mock-servers/mcp/index.js';
-export { providerFactories } from '../providers/index.js';
+export { providerLoaders } from '../providers/index.js';
+export { providerFactories } from '../providers/provider-factories.js';
 export { getRenderer, renderers } from '../renderers/index.js';
 export { ServerPool } from './catalog/server-pool.js';
 export { loadConfig, loadSuites } from './config/load-config.js';
 export { loadSuite } from './config/load-suite.js';
-export { resolveGraders, resolveProviders, resolveStrategies } from './config/resolve.js';
 export type * from './contracts/index.js';
-export { RUN_LOG_FORMAT } from './run-log/schema.js';
 export { isToolgaugeError, ToolgaugeError } from './errors.js';
 export type {
   PromptfooGradeContext,
@@ -24,7 +23,14 @@ export { caseFromVars, PromptfooCaseRunner, PromptfooProviderConfigSchema } from
 export { gradeForPromptfoo } from './export/promptfoo-grade.js';
 export { getGrader, graders } from './graders/index.js';
 export { acceptedCalls, parseResponse } from './parse/index.js';
+export {
+  resolveGraders,
+  resolveProviders,
+  resolveReporters,
+  resolveStrategies,
+} from './plugins/index.js';
 export { RunAggregate } from './run-log/aggregate.js';
 export { readRunLog } from './run-log/reader.js';
+export { RUN_LOG_FORMAT } from './run-log/schema.js';
 export { runAgentLoop } from './runner/agent-loop.js';
 export { runCase } from './runner/run-case.js';

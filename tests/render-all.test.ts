@@ -8,7 +8,7 @@ import { filterTools } from '../src/catalog/tool-filter.js';
 import { formatRendered, renderCommand, renderFor, renderTarget } from '../src/cli/render-command.js';
 import { schemasCommand } from '../src/cli/schemas-command.js';
 import { type LoadedSuite, loadSuite } from '../src/config/load-suite.js';
-import { resolveStrategies, type Strategy } from '../src/config/resolve.js';
+import { resolveStrategies, type Strategy } from '../src/plugins/index.js';
 import type { RenderedRequest } from '../src/contracts/renderer.js';
 import { ROOT } from './cli-helpers.js';
 

@@ -7,14 +7,15 @@ import { checkListedExpectations } from '../config/check-expectations.js';
 import { ConfigSchema } from '../config/config-schema.js';
 import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
-import { resolveGraders, resolveProviders, resolveStrategies } from '../config/resolve.js';
+import { resolveGraders, resolveProviders, resolveStrategies } from '../plugins/index.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RUN_LOG_FORMAT } from '../run-log/schema.js';
 import { ToolgaugeError } from '../errors.js';
 import { judgeRun } from '../gate/judge.js';
 import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
 import { readRunLog } from '../run-log/reader.js';
-import { ReportSink } from '../report/report-sink.js';
+import { resolveReporters } from '../plugins/reporter-registry.js';
+import { RunReporters } from '../report/run-reporters.js';
 import { type PlanItem, plan, planSize } from '../runner/plan.js';
 import { runEval } from '../runner/run-eval.js';
 import { inShard, parseShard } from '../util/shard.js';
@@ -69,6 +70,12 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   const makeProviders = () => resolveProviders(config.providers, loaded.dir, loaded.origin.providers);
   let providers = await (mode === 'replay' ? withoutKeys(makeProviders) : makeProviders());
   const graders = await resolveGraders(config.graders, loaded.dir, loaded.origin.graders);
+  const reporters = await resolveReporters(
+    config.reporters,
+    loaded.dir,
+    (i) => `${displayPath(loaded.file)}: reporters[${i}]`,
+    { hostname: hostname() },
+  );
 
   // Before any model is called or anything written: expected calls against the tools the servers list.
   await checkListedExpectations(suites, { waitMs: config.timeouts.toolMs });
@@ -109,7 +116,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     `toolgauge: ${total} cases (${suites.length} suite(s) × ${strategies.length} renderer(s) × ${providers.length} provider(s) × ${config.repeats} repeat(s)) → ${displayPath(runDir)}\n`,
   );
   // Every per-case report is written as cases finish (one pass, nothing read back from run.jsonl).
-  const sink = new ReportSink(runDir, header, { hostname: hostname() });
+  const sink = new RunReporters(runDir, header, reporters);
   for (const r of resumed?.records ?? []) sink.add(r);
   let outcome: Awaited<ReturnType<typeof runEval>>;
   try {
@@ -153,7 +160,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     sink.discard();
     throw e;
   }
-  const summary = sink.finish({
+  const summary = await sink.finish({
     displayDir: displayPath(runDir),
     aggregate: outcome.aggregate,
     interrupted: outcome.interrupted,

@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { resolveSuitePath } from '../config/load-config.js';
 import { loadSuite } from '../config/load-suite.js';
 import { displayPath } from '../config/load-yaml.js';
-import { resolveGraders } from '../config/resolve.js';
+import { resolveGraders } from '../plugins/index.js';
 import { RUN_LOG_FORMAT } from '../run-log/schema.js';
 import { ToolgaugeError } from '../errors.js';
 import { gradeOutputs } from '../offline/grade-outputs.js';
@@ -109,7 +109,7 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
   progress?.end();
   const { aggregate, interrupted } = graded;
   // (onStart always ran before gradeOutputs returned)
-  const summary = (sink as ReportSink).finish({ aggregate, displayDir: displayPath(runDir), interrupted });
+  const summary = await (sink as ReportSink).finish({ aggregate, displayDir: displayPath(runDir), interrupted });
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, summary);
   // -q hides the progress only, as eval's does: the summary is the command's answer
   process.stdout.write(`\n${summary}`);

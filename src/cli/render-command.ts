@@ -1,9 +1,9 @@
-import { providerFactories } from '../../providers/index.js';
+import { providerLoaders } from '../../providers/index.js';
 import { caseCatalog } from '../catalog/case-catalog.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import { resolveSuitePath } from '../config/load-config.js';
 import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
-import { resolveProviders, resolveStrategies, type Strategy } from '../config/resolve.js';
+import { resolveProviders, resolveStrategies, type Strategy } from '../plugins/index.js';
 import type { ProviderKind } from '../contracts/model.js';
 import type { RenderedRequest } from '../contracts/renderer.js';
 import type { SuiteCase } from '../contracts/suite.js';
@@ -111,7 +111,7 @@ export function formatRendered(
 export async function renderTarget(id: string, baseDir: string): Promise<RenderTarget> {
   const colon = id.indexOf(':');
   const prefix = id.slice(0, Math.max(colon, 0));
-  if (colon > 0 && colon < id.length - 1 && Object.hasOwn(providerFactories, prefix)) {
+  if (colon > 0 && colon < id.length - 1 && Object.hasOwn(providerLoaders, prefix)) {
     return { id, kind: prefix as ProviderKind };
   }
   const [slot] = await resolveProviders([id], baseDir, () => '--provider');

@@ -26,6 +26,17 @@ export const ProviderEntrySchema = z.union([
     .strict(),
 ]);
 
+/** A reporter: a built-in name (`default` = every built-in writer), or a path to a module exporting `reporter`. */
+export const ReporterEntrySchema = z.union([
+  z.string().min(1),
+  z
+    .object({
+      name: z.string().min(1).describe('Built-in reporter (default, summary, json, csv, junit, html) or a module path'),
+      options: Options.optional(),
+    })
+    .strict(),
+]);
+
 export const GateSchema = z
   .object({
     minPassRate: z
@@ -90,6 +101,10 @@ export const ConfigSchema = z
       .array(z.string().min(1))
       .optional()
       .describe('Graders to run (default: all built-in); a grader only grades the cases it applies to'),
+    reporters: z
+      .array(ReporterEntrySchema)
+      .optional()
+      .describe('Report writers (default: every built-in); run.json is always written; paths are relative to the config file'),
     repeats: z.number().int().min(1).max(1000).default(1),
     concurrency: z.number().int().min(1).max(1024).default(4),
     seed: z.number().int().default(1),

@@ -2,10 +2,9 @@ import { z } from 'zod';
 import { providerResponder } from '../../mock-servers/llm/responders.js';
 import { startLlmMock } from '../../mock-servers/llm/server.js';
 import type { LlmMockHandle } from '../../mock-servers/llm/types.js';
-import { providerFactories } from '../../providers/index.js';
+import { providerFactories } from '../../providers/provider-factories.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import { ProviderEntrySchema, RendererEntrySchema } from '../config/config-schema.js';
-import { type ProviderSlot, resolveProviders, resolveStrategies, type Strategy } from '../config/resolve.js';
 import {
   CaseSchema,
   InlineToolSchema,
@@ -16,10 +15,11 @@ import {
 import type { ModelRequest } from '../contracts/model.js';
 import type { Provider } from '../contracts/provider.js';
 import type { RenderInput } from '../contracts/renderer.js';
-import type { CaseRecord } from '../run-log/schema.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';
+import { type ProviderSlot, resolveProviders, resolveStrategies, type Strategy } from '../plugins/index.js';
+import type { CaseRecord } from '../run-log/schema.js';
 import { planKey } from '../runner/plan.js';
 import { runCase } from '../runner/run-case.js';
 import { sha256 } from '../util/canonical-json.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { ProviderSlot } from '../config/resolve.js';
+import type { ProviderSlot } from '../plugins/index.js';
 import { ToolgaugeError } from '../errors.js';
 import { type CassetteMode, cassetteProvider } from './cassette-provider.js';
 import { CassetteStore } from './cassette-store.js';

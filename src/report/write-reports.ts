@@ -1,8 +1,10 @@
 import { hostname } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import type { ReporterEntry } from '../plugins/reporter-registry.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
+import { caseRecords } from '../run-log/reader.js';
 import type { CompareResult } from './compare.js';
-import { caseRecords } from '../run-log/load-run.js';
-import { ReportSink } from './report-sink.js';
+import { RunReporters } from './run-reporters.js';
 
 export { REPORT_FILES } from './report-sink.js';
 
@@ -19,23 +21,31 @@ export interface WriteReportsInput {
 }
 
 /**
- * Writes every report of a finished run log into its folder: summary.md, report.html, results.csv, junit.xml,
- * run.json (and compare.md when compared with a baseline), in one streaming pass over run.jsonl. The writers are
- * pure; the sink does the I/O. Returns the summary text. (`eval` feeds the same sink from the runner instead, and
- * reads nothing back.)
+ * Writes every report of a finished run log into its folder, in one streaming pass over run.jsonl, through the
+ * reporters of the run's config (`reporters`, relative to its config file; absent: every built-in writer:
+ * summary.md, report.html, results.csv, junit.xml, run.json and compare.md when compared with a baseline). Returns
+ * the summary text. (`eval` feeds the same reporters from the runner instead, and reads nothing back.)
  */
 export async function writeReports(input: WriteReportsInput): Promise<string> {
-  const sink = new ReportSink(input.runDir, input.aggregate.header, {
-    hostname: hostname(),
-    ...(input.maxHtmlCases !== undefined ? { maxHtmlCases: input.maxHtmlCases } : {}),
+  const { header } = input.aggregate;
+  const reporters = await RunReporters.open({
+    runDir: input.runDir,
+    header,
+    entries: header.config.reporters as ReporterEntry[] | undefined,
+    baseDir: dirname(resolve(header.configFile)),
+    where: (i) => `${header.configFile}: reporters[${i}]`,
+    options: {
+      hostname: hostname(),
+      ...(input.maxHtmlCases !== undefined ? { maxHtmlCases: input.maxHtmlCases } : {}),
+    },
   });
   try {
-    for await (const r of caseRecords(input.runLog)) sink.add(r);
+    for await (const r of caseRecords(input.runLog)) reporters.add(r);
   } catch (e) {
-    sink.discard();
+    reporters.discard();
     throw e;
   }
-  return sink.finish({
+  return reporters.finish({
     aggregate: input.aggregate,
     displayDir: input.displayDir,
     interrupted: input.interrupted,

@@ -1,5 +1,5 @@
 import type { LoadedSuite } from '../config/load-suite.js';
-import type { ProviderSlot, Strategy } from '../config/resolve.js';
+import type { ProviderSlot, Strategy } from '../plugins/index.js';
 import type { SuiteCase } from '../contracts/suite.js';
 
 /** One unit of work: a case in one cell (strategy × provider) for one repeat. */

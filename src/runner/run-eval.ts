@@ -4,7 +4,7 @@ import { setTimeout as delay, setImmediate as nextTick } from 'node:timers/promi
 import { redactSecrets, registerCredentials } from '../../providers/shared/redact.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import type { LoadedSuite } from '../config/load-suite.js';
-import type { ProviderSlot, Strategy } from '../config/resolve.js';
+import type { ProviderSlot, Strategy } from '../plugins/index.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RunAggregate } from '../run-log/aggregate.js';
 import { lockRunDir } from '../util/run-lock.js';

@@ -1,0 +1,87 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunStart } from '../../contracts/reporter.js';
+import type { CaseRecord } from '../../run-log/schema.js';
+import type { BufferedFile } from '../../util/buffered-file.js';
+import {
+  DATA_CLOSE,
+  DATA_FAILING,
+  DATA_PASSING,
+  DEFAULT_MAX_HTML_CASES,
+  dataOpen,
+  htmlFoot,
+  htmlHead,
+} from '../html.js';
+import { loadCaseTags } from '../html-case-tags.js';
+import { HtmlCaseData } from '../html-data.js';
+import type { BuiltinReporter, ReportEnd } from './builtin-reporter.js';
+import { appendFile, PartFiles } from './part-files.js';
+
+/**
+ * report.html, the file-backed form of renderHtml (the same bytes): the case data goes into part files (index,
+ * failing and passing details) as records go by, and the page is assembled at the end. Memory: the write buffers,
+ * one chunk per stream and a few counters.
+ */
+export function htmlReporter(options: { maxHtmlCases?: number } = {}): BuiltinReporter {
+  let parts: PartFiles | undefined;
+  let outs: { index: BufferedFile; failing: BufferedFile; passing: BufferedFile } | undefined;
+  let data: HtmlCaseData | undefined;
+  let runDir = '';
+  return {
+    name: 'html',
+    files: ['report.html'],
+    onRunStart(run: RunStart) {
+      runDir = run.runDir;
+      parts = new PartFiles(runDir);
+      outs = {
+        index: parts.open('.report-index.part'),
+        failing: parts.open('.report-failing.part'),
+        passing: parts.open('.report-passing.part'),
+      };
+      data = new HtmlCaseData(run.header, outs, {
+        maxDetails: options.maxHtmlCases ?? DEFAULT_MAX_HTML_CASES,
+        tags: loadCaseTags(run.header),
+      });
+    },
+    onCase(r: CaseRecord) {
+      data?.add(r);
+    },
+    onRunEnd(end: ReportEnd) {
+      if (!data || !outs || !parts) return;
+      try {
+        const counts = data.finish();
+        const meta = data.meta(counts);
+        parts.close();
+        const fd = openSync(join(runDir, 'report.html'), 'w');
+        try {
+          writeSync(
+            fd,
+            htmlHead(
+              end.aggregate,
+              { counts, errors: data.errors(), meta },
+              {
+                ...(end.comparison !== undefined ? { comparison: end.comparison } : {}),
+                ...(end.gate ? { gateLines: end.gate.lines } : {}),
+              },
+            ),
+          );
+          writeSync(fd, dataOpen(meta));
+          appendFile(fd, outs.index.file);
+          writeSync(fd, DATA_FAILING);
+          appendFile(fd, outs.failing.file);
+          writeSync(fd, DATA_PASSING);
+          appendFile(fd, outs.passing.file, counts.passingBytes);
+          writeSync(fd, DATA_CLOSE);
+          writeSync(fd, htmlFoot());
+        } finally {
+          closeSync(fd);
+        }
+      } finally {
+        parts.remove();
+      }
+    },
+    discard() {
+      parts?.remove();
+    },
+  };
+}
