@@ -47,6 +47,8 @@ export class ServerPool {
   /** Cancels the starts and listings shared by several cases (no one case's cancellation may end them). */
   private readonly closing = new AbortController();
   private closed = false;
+  /** Starts under way (shared or per case), settled or not. */
+  private readonly starting = new Set<Promise<void>>();
 
   /**
    * Connects the case's servers and lists its tools within `bounds` (its timeout; its cancellation ends the wait at
@@ -151,6 +153,7 @@ export class ServerPool {
       if (conn) await this.release(conn);
       this.shared.delete(key);
     }
+    if (this.closed) throw new Error('server pool is closed');
     const created = this.track(connectServer(name, spec, baseDir, bounds));
     this.shared.set(key, created);
     created.catch(() => this.shared.delete(key));
@@ -158,6 +161,13 @@ export class ServerPool {
   }
 
   private async track(pending: Promise<McpConnection>): Promise<McpConnection> {
+    // A start still under way when the pool closes is waited for by closeAll: its process is ended before it returns.
+    const settled = pending.then(
+      () => {},
+      () => {},
+    );
+    this.starting.add(settled);
+    void settled.finally(() => this.starting.delete(settled));
     const conn = await pending;
     if (this.closed) {
       await conn.close();
@@ -175,6 +185,8 @@ export class ServerPool {
   async closeAll(): Promise<void> {
     this.closed = true;
     this.closing.abort(new Error('server pool is closed'));
+    // Shared starts end now (their cancellation is the pool's); a start that succeeds anyway closes itself in track.
+    while (this.starting.size > 0) await Promise.all(this.starting);
     const all = [...this.open];
     this.open.clear();
     this.shared.clear();
@@ -194,7 +206,12 @@ const DEFAULTS: RequestBounds = { timeoutMs: 30_000 };
 function untilCancelled<T>(pending: Promise<T>, cancel: Cancellation | undefined): Promise<T> {
   if (!cancel) return pending;
   const signal = cancel.signal;
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    // The shared start or listing goes on without this case, and may fail later (when the pool closes, say): its
+    // rejection is the pool's to deal with, never an unhandled one.
+    pending.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
   let onAbort = () => {};
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => reject(signal.reason);

@@ -14,6 +14,9 @@ for (const stream of [process.stdout, process.stderr]) stream.on('error', () => 
 process.on('unhandledRejection', (reason) => {
   const message = reason instanceof Error ? reason.message : String(reason);
   process.stderr.write(`toolgauge: internal error (unhandled rejection): ${redactText(message)}\n`);
+  if (process.argv.includes('--verbose') && reason instanceof Error && reason.stack) {
+    process.stderr.write(`${redactText(reason.stack)}\n`);
+  }
   process.exit(3);
 });
 
