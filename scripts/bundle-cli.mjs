@@ -29,7 +29,8 @@ await build({
     js: "import { createRequire as __tgRequire } from 'node:module'; const require = __tgRequire(import.meta.url);",
   },
   // The o200k vocabulary is megabytes of data loaded on demand in the token worker: left in node_modules.
-  external: ['gpt-tokenizer', 'gpt-tokenizer/*'],
+  // tsx loads TypeScript plugins (src/plugins/plugin-file.ts) with esbuild's native binary: imported from node_modules.
+  external: ['gpt-tokenizer', 'gpt-tokenizer/*', 'tsx', 'tsx/*'],
   chunkNames: '[name]-[hash]',
   legalComments: 'eof',
   logLevel: 'warning',
