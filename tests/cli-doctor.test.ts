@@ -1,0 +1,76 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliAnywhere } from './run-cli-anywhere.js';
+import { type ServedLlm, serveLlmProcess } from './serve-llm-process.js';
+
+/** `toolgauge doctor` through the real CLI: what it finds, and the fix it prints under each problem. */
+let llm: ServedLlm;
+beforeAll(async () => {
+  llm = await serveLlmProcess('oracle');
+}, 60_000);
+afterAll(() => llm?.stop());
+
+const BROKEN_SUITE = `name: broken
+servers:
+  crashy: { command: [node, -e, "process.stderr.write('no database configured'); process.exit(1)"] }
+cases:
+  - id: a
+    prompt: hi
+    expect: { no_call: true }
+`;
+
+describe('toolgauge doctor', () => {
+  it('reports a missing key, a server that fails to start and a missing baseline, with fixes; exit 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-'));
+    writeFileSync(join(dir, 'broken.yaml'), BROKEN_SUITE);
+    writeFileSync(
+      join(dir, 'toolgauge.config.yaml'),
+      [
+        'suites: [excel, broken.yaml]',
+        'providers:',
+        '  - anthropic:claude-3-5-haiku-latest',
+        '  - { id: openai-compatible:down, options: { baseURL: "http://127.0.0.1:9/v1" } }',
+        `  - { id: openai-compatible:up, options: { baseURL: "${llm.url}/v1" } }`,
+        '  - sim:oracle',
+      ].join('\n'),
+    );
+    const res = await runCliAnywhere(['doctor'], dir, { ANTHROPIC_API_KEY: '' });
+    const out = res.stdout;
+    expect(out).toMatch(/^ok {4}node: v\d+/m);
+    expect(out).toMatch(
+      /FAIL {2}provider anthropic:claude-3-5-haiku-latest: .*no API key — set the environment variable ANTHROPIC_API_KEY\n +fix: export ANTHROPIC_API_KEY=/,
+    );
+    expect(out).toMatch(/FAIL {2}provider openai-compatible:down: server http:\/\/127\.0\.0\.1:9\/v1 does not answer/);
+    expect(out).toMatch(/ok {4}provider openai-compatible:up: server .* answers/);
+    expect(out).toMatch(/ok {4}suite excel, server excel: started, lists 25 tools/);
+    expect(out).toMatch(
+      /FAIL {2}suite broken, server crashy: MCP server 'crashy' failed to start.*no database configured/,
+    );
+    expect(out).toMatch(/warn {2}baseline: reports\/baseline\.json not found.*\n +fix: .*toolgauge baseline update/);
+    expect(out).toMatch(/doctor: 3 problems to fix, 1 warning/);
+    expect(res.code).toBe(1);
+  }, 60_000);
+
+  it('is ready when everything is: exit 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-ok-'));
+    mkdirSync(join(dir, 'base'));
+    writeFileSync(join(dir, 'base', 'b.json'), '{}');
+    writeFileSync(
+      join(dir, 'c.yaml'),
+      'suites: [economist]\nproviders: [sim:oracle]\ngate: { baseline: base/b.json }\n',
+    );
+    const res = await runCliAnywhere(['doctor', '-c', 'c.yaml'], dir);
+    expect(res.stdout).toMatch(/ok {4}baseline: .*base\/b\.json/);
+    expect(res.stdout).toContain('doctor: ready to run');
+    expect(res.code).toBe(0);
+  }, 60_000);
+
+  it('a config that does not load is one problem with its fix', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-none-'));
+    const res = await runCliAnywhere(['doctor', '-c', 'missing.yaml'], dir);
+    expect(res.stdout).toMatch(/FAIL {2}config: missing\.yaml: config file not found.*\n +fix: .*toolgauge init/);
+    expect(res.code).toBe(1);
+  }, 30_000);
+});
