@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 import { z } from 'zod';
 import { type ErrorCode, ToolgaugeError } from '../errors.js';
+import { type FastYamlBatch, parseYamlFast } from './fast-yaml.js';
 
 type YamlModule = typeof import('yaml');
 let yamlModule: YamlModule | undefined;
@@ -126,7 +127,36 @@ function loadYaml<S extends z.ZodType>(
       return { data: fast.data, locate };
     }
   }
-  const { isNode, LineCounter, parseDocument } = yaml();
+  // The bulk of a YAML file goes through the fast parser (js-yaml, no positions); the located parser (`yaml`) reads it
+  // only when that parser refuses it (a syntax error, an alias) or, one batch of cases at a time, to locate a problem.
+  if (allowJson) {
+    const fast = parseYamlFast(text);
+    if (fast.ok) {
+      let located: Located | undefined;
+      const whole = (path: readonly PropertyKey[]) => {
+        located ??= parseLocated(file, text, code);
+        return nodePosition(located.doc, located.lineCounter, path, 0);
+      };
+      const where = batchLocator(text, fast.batches, whole);
+      return validate(file, fast.data, schema, code, check, (path) => `${shown}${where(path)}: ${formatPath(path)}`);
+    }
+  }
+  const { doc, lineCounter, data } = parseLocated(file, text, code);
+  const locateFull = (path: readonly PropertyKey[]) =>
+    `${shown}${nodePosition(doc, lineCounter, path, 0)}: ${formatPath(path)}`;
+  return validate(file, data, schema, code, check, locateFull);
+}
+
+interface Located {
+  doc: YamlDocument;
+  lineCounter: YamlLineCounter;
+  data: unknown;
+}
+
+/** The located parser on a whole file: a syntax error or an alias bomb is an error at file:line:col. */
+function parseLocated(file: string, text: string, code: ErrorCode): Located {
+  const shown = displayPath(file);
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const first = doc.errors[0];
@@ -135,9 +165,8 @@ function loadYaml<S extends z.ZodType>(
     const msg = first.message.split('\n')[0] ?? first.message;
     throw new ToolgaugeError(code, `${shown}:${pos.line}:${pos.col}: YAML syntax error: ${msg}`);
   }
-  let data: unknown;
   try {
-    data = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+    return { doc, lineCounter, data: doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) };
   } catch (e) {
     // The yaml package throws a ReferenceError for an alias expanded too often (billion laughs) or one that names no
     // anchor: a fault of the file, not of toolgauge.
@@ -148,27 +177,81 @@ function loadYaml<S extends z.ZodType>(
       { file },
     );
   }
-  // Point at the deepest node that exists for the issue's path (a missing key points at its parent).
-  const locate = (path: readonly PropertyKey[]): string => {
-    for (let n = path.length; n >= 0; n--) {
-      const node = doc.getIn(path.slice(0, n) as unknown[], true);
-      if (isNode(node) && node.range) {
-        const pos = lineCounter.linePos(node.range[0]);
-        return `:${pos.line}:${pos.col}`;
-      }
-    }
-    return '';
-  };
-  const locateFull = (path: readonly PropertyKey[]) => `${shown}${locate(path)}: ${formatPath(path)}`;
+}
+
+/** Validates parsed data with the schema, then the check; every problem located by `locate`. */
+function validate<S extends z.ZodType>(
+  file: string,
+  data: unknown,
+  schema: S,
+  code: ErrorCode,
+  check: ((data: z.infer<S>) => CheckResult) | undefined,
+  locate: (path: readonly PropertyKey[]) => string,
+): LoadedYaml<z.infer<S>> {
   // reportInput: zod 4 leaves the offending value out of an issue otherwise, and a wrong type would read as missing.
   const result = schema.safeParse(data, { reportInput: true });
   if (!result.success) {
     const issues = result.error.issues.map((issue) => ({ path: issue.path, message: describeIssue(issue) }));
-    throw problemsError(code, file, issues, locateFull);
+    throw problemsError(code, file, issues, locate);
   }
   const problems = issuesOf(check?.(result.data));
-  if (problems.length > 0) throw problemsError(code, file, problems, locateFull);
-  return { data: result.data, locate: locateFull };
+  if (problems.length > 0) throw problemsError(code, file, problems, locate);
+  return { data: result.data, locate };
+}
+
+type YamlDocument = ReturnType<YamlModule['parseDocument']>;
+type YamlLineCounter = InstanceType<YamlModule['LineCounter']>;
+
+/**
+ * `:line:col` of the deepest node that exists for the path (a missing key points at its parent), its line moved down
+ * by `lineOffset` (for a document parsed from a part of the file); '' when not even `minDepth` of the path exists.
+ */
+function nodePosition(
+  doc: YamlDocument,
+  lineCounter: YamlLineCounter,
+  path: readonly PropertyKey[],
+  lineOffset: number,
+  minDepth = 0,
+): string {
+  const { isNode } = yaml();
+  for (let n = path.length; n >= minDepth; n--) {
+    const node = doc.getIn(path.slice(0, n) as unknown[], true);
+    if (isNode(node) && node.range) {
+      const pos = lineCounter.linePos(node.range[0]);
+      return `:${pos.line + lineOffset}:${pos.col}`;
+    }
+  }
+  return '';
+}
+
+/**
+ * Locates a path (`:line:col`) in a file read by the fast parser: a path into a batch of a top-level sequence (a
+ * case) re-parses that batch alone with the located parser; any other path, the whole file (`whole`).
+ */
+function batchLocator(
+  text: string,
+  batches: readonly FastYamlBatch[],
+  whole: (path: readonly PropertyKey[]) => string,
+): (path: readonly PropertyKey[]) => string {
+  const parsed = new Map<FastYamlBatch, { doc: YamlDocument; lineCounter: YamlLineCounter }>();
+  return (path) => {
+    const [key, index] = path;
+    const batch =
+      typeof index === 'number'
+        ? batches.find((b) => b.key === key && index >= b.first && index < b.first + b.count)
+        : undefined;
+    if (!batch) return whole(path);
+    let entry = parsed.get(batch);
+    if (!entry) {
+      const { LineCounter, parseDocument } = yaml();
+      const lineCounter = new LineCounter();
+      const doc = parseDocument(text.slice(batch.start, batch.end), { lineCounter, prettyErrors: false });
+      entry = { doc, lineCounter };
+      parsed.set(batch, entry);
+    }
+    const local = [(index as number) - batch.first, ...path.slice(2)];
+    return nodePosition(entry.doc, entry.lineCounter, local, batch.line - 1, 1) || whole(path);
+  };
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
