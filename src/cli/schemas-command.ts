@@ -1,9 +1,14 @@
 import { diffCatalogs, hasDrift, readSchemaCache, writeSchemaCache } from '../catalog/schema-cache.js';
+import { toolChanges } from '../catalog/schema-diff.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import { loadConfig, loadSuites } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
+import type { ToolDef } from '../contracts/tool.js';
 
-/** `schemas refresh` writes each suite's tools/list snapshot; `schemas diff` exits 1 when live servers drifted. */
+/**
+ * `schemas refresh` writes each suite's tools/list snapshot; `schemas diff` exits 1 when live servers drifted, saying
+ * what changed in each tool (description, parameters added or removed, types, enums, required-ness).
+ */
 export async function schemasCommand(action: 'refresh' | 'diff', flags: { config?: string; suite?: string[] }) {
   const loaded = loadConfig(flags.config, flags.suite ? { suites: flags.suite } : {});
   const suites = loadSuites(loaded);
@@ -29,7 +34,13 @@ export async function schemasCommand(action: 'refresh' | 'diff', flags: { config
       process.stdout.write(`${s.suite.name}: DRIFT between the schema cache and the live servers\n`);
       for (const t of d.added) process.stdout.write(`  + ${t} (on the server, not in the cache)\n`);
       for (const t of d.removed) process.stdout.write(`  - ${t} (in the cache, gone from the server)\n`);
-      for (const t of d.changed) process.stdout.write(`  ~ ${t} (description or schema changed)\n`);
+      const key = (t: ToolDef) => `${t.server}/${t.name}`;
+      const before = new Map(cached.tools.map((t) => [key(t), t]));
+      const after = new Map(live.map((t) => [key(t), t]));
+      for (const t of d.changed) {
+        process.stdout.write(`  ~ ${t}\n`);
+        for (const line of toolChanges(before.get(t)!, after.get(t)!)) process.stdout.write(`      ${line}\n`);
+      }
     }
   } finally {
     await pool.closeAll();
