@@ -3,11 +3,18 @@
  * npm statistics packages either lack an exact binomial test or pull in large numeric libraries.
  */
 
-/** log(n!) by summation; n stays small here (discordant pairs of one cell), so this is exact enough and fast. */
+/** log(i!) for i = 0…length-1, grown on demand and kept: compare and the gate ask for every cell and grader. */
+let logFactorials = new Float64Array([0, 0]);
+
+/** log(n!), from the table (summed once up to the largest n asked for). */
 function logFactorial(n: number): number {
-  let s = 0;
-  for (let i = 2; i <= n; i++) s += Math.log(i);
-  return s;
+  if (n >= logFactorials.length) {
+    const grown = new Float64Array(Math.max(n + 1, logFactorials.length * 2));
+    grown.set(logFactorials);
+    for (let i = logFactorials.length; i < grown.length; i++) grown[i] = grown[i - 1]! + Math.log(i);
+    logFactorials = grown;
+  }
+  return logFactorials[n]!;
 }
 
 function logChoose(n: number, k: number): number {
@@ -17,13 +24,22 @@ function logChoose(n: number, k: number): number {
 /**
  * Exact McNemar test (two-sided sign test on the discordant pairs): `worse` pairs went pass→fail, `better`
  * went fail→pass. Returns the p-value of "no change" (1 when there are no discordant pairs).
+ *
+ * The tail P(X ≤ k), X ~ Binomial(n, ½), is summed from its largest term C(n,k)/2ⁿ down, each term from the one
+ * before (C(n,i−1) = C(n,i)·i/(n−i+1)), stopping once the terms no longer change the sum: linear in k at worst.
  */
 export function mcnemarExact(worse: number, better: number): number {
   const n = worse + better;
   if (n === 0) return 1;
   const k = Math.min(worse, better);
-  let tail = 0;
-  for (let i = 0; i <= k; i++) tail += Math.exp(logChoose(n, i) - n * Math.LN2);
+  let sum = 0;
+  let term = 1;
+  for (let i = k; i >= 0; i--) {
+    sum += term;
+    term *= i / (n - i + 1);
+    if (term < sum * Number.EPSILON * 1e-3) break;
+  }
+  const tail = Math.exp(logChoose(n, k) - n * Math.LN2) * sum;
   return Math.min(1, 2 * tail);
 }
 
