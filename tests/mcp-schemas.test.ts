@@ -70,7 +70,9 @@ describe('toolgauge schemas refresh | diff (real CLI)', () => {
     const drift = await runCli(['schemas', 'diff', '-c', config]);
     expect(drift.code, drift.stderr).toBe(1);
     expect(drift.stdout).toContain('sheets: DRIFT between the schema cache and the live servers');
-    expect(drift.stdout).toContain('  ~ excel/read_data_from_excel (description or schema changed)');
+    expect(drift.stdout).toContain(
+      '  ~ excel/read_data_from_excel\n      description changed: "An older description" → "Read data from Excel',
+    );
     expect(drift.stdout).toContain('  + excel/create_chart (on the server, not in the cache)');
     expect(drift.stdout).toContain('  - excel/retired_tool (in the cache, gone from the server)');
     expect(drift.stdout.match(/^ {2}[~+-] /gm)).toHaveLength(3);
