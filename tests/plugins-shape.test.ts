@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,7 +13,6 @@ let n = 0;
 /** Writes `source` as a plugin module and a config naming it in `key`; returns the CLI's result. */
 async function evalWith(key: 'renderers' | 'providers' | 'graders' | 'reporters', file: string, source: string) {
   const sub = join(dir, String(n++));
-  const { mkdirSync } = await import('node:fs');
   mkdirSync(sub);
   writeFileSync(join(sub, file), source);
   const entries: Record<string, unknown> = {
@@ -52,7 +51,11 @@ describe('plugins by path are checked against their contract (real CLI)', () => 
 
   it('a renderer whose render is not a function → exit 2 naming the member and its type', async () => {
     const res = await evalWith('renderers', 'r.mjs', "export const renderer = { name: 'r', render: 'text' };\n");
-    await expectOneLine(res, /renderers\[0\]/, /r\.mjs: `renderer\.render` must be a function render\(input\), got a string/);
+    await expectOneLine(
+      res,
+      /renderers\[0\]/,
+      /r\.mjs: `renderer\.render` must be a function render\(input\), got a string/,
+    );
   });
 
   it('a provider factory that makes no `generate` → exit 2 naming the member', async () => {
@@ -66,7 +69,11 @@ describe('plugins by path are checked against their contract (real CLI)', () => 
 
   it('a module without the export names what it does export', async () => {
     const res = await evalWith('reporters', 'rep.mjs', 'export const reporters = {};\n');
-    await expectOneLine(res, /reporters\[0\]/, /rep\.mjs has no export `reporter` \(nor a default export\); it exports reporters/);
+    await expectOneLine(
+      res,
+      /reporters\[0\]/,
+      /rep\.mjs has no export `reporter` \(nor a default export\); it exports reporters/,
+    );
   });
 
   it('a reporter hook that is not a function → exit 2', async () => {

@@ -58,7 +58,10 @@ describe('TypeScript plugins by path run in a real eval', () => {
     expect(records.map((r) => r.transcript.finalText)).toEqual(Array(3).fill('Paris is the capital.'));
     // the irrelevance case passes; the two that needed a call fail, and the reporter listed exactly those
     const failures = readFileSync(join(runDir, 'failures.txt'), 'utf8').trim().split('\n');
-    expect(failures.map((l) => l.split('\t')[0]?.split('|')[0]).sort()).toEqual(['mini/metadata', 'mini/read-sheet-zh']);
+    expect(failures.map((l) => l.split('\t')[0]?.split('|')[0]).sort()).toEqual([
+      'mini/metadata',
+      'mini/read-sheet-zh',
+    ]);
     expect(existsSync(join(runDir, 'report.html'))).toBe(true);
   });
 });
