@@ -1,0 +1,53 @@
+import { pct, signedPts } from './format.js';
+import { escapeHtml as e } from './html-escape.js';
+import { tradeoffSvg } from './html-tradeoff.js';
+import type { StrategyComparison } from './strategy-comparison.js';
+import { tradeoffPoints } from './tradeoff.js';
+
+function pValue(p: number): string {
+  return p < 0.001 ? '<0.001' : p.toFixed(3);
+}
+
+/** One provider's table for one grader: each strategy against the provider's best on the same cases. */
+function comparisonTable(sc: StrategyComparison): string {
+  const rows = sc.rows.map((r) => {
+    const v = r.vsBest;
+    const vs = r.best
+      ? '<td colspan="4" class="l best">best for this provider</td>'
+      : v
+        ? `<td>${v.pairs}</td><td${v.significant ? ' class="sig"' : ''}>${signedPts(v.diff)}</td><td>${signedPts(v.ci95[0])} to ${signedPts(v.ci95[1])}</td><td${v.significant ? ' class="sig"' : ''}>${pValue(v.pAdjusted)}${v.significant ? ' (significant)' : ''} <small>${v.onlyThis}↑ ${v.onlyBest}↓</small></td>`
+        : '<td colspan="4" class="l muted">no shared case</td>';
+    return `<tr data-renderer="${e(r.renderer)}"${r.best ? ' class="best"' : ''}><th>${r.best ? '★ ' : ''}${e(r.renderer)}</th><td>${pct(r.rate)} <small>(${r.pass}/${r.n}, ${pct(r.wilson95[0])}–${pct(r.wilson95[1])})</small></td><td>${r.promptTokensMean}</td>${vs}</tr>`;
+  });
+  return [
+    `<table class="strategy-comparison"><tr><th>strategy</th><th>pass rate (Wilson 95%)</th><th>prompt tokens</th><th>paired cases</th><th>vs best</th><th>95% interval</th><th>p (McNemar, Holm)</th></tr>`,
+    rows.join(''),
+    '</table>',
+  ].join('');
+}
+
+/**
+ * "Which strategy?": per provider (never pooled), the trade-off chart of pass rate against prompt tokens and the
+ * paired comparison of every strategy with the provider's best, one block per grader (a selector shows one). Pure.
+ */
+export function strategiesSection(comparisons: StrategyComparison[], graders: string[], renderers: string[]): string {
+  const providers = [...new Map(comparisons.map((c) => [c.provider, c.simulated])).entries()];
+  const shapeOf = (r: string) => Math.max(0, renderers.indexOf(r));
+  const first = graders.includes('correct-arguments') ? 'correct-arguments' : (graders[0] ?? '');
+  const blocks = providers.map(([p, sim]) => {
+    const perGrader = comparisons
+      .filter((c) => c.provider === p)
+      .map((c) => {
+        const caption = `${c.grader} for ${p}: pass rate against mean prompt tokens per strategy`;
+        return `<div class="sc" data-grader="${e(c.grader)}"${c.grader === first ? '' : ' hidden'}>${tradeoffSvg(tradeoffPoints(c), shapeOf, caption)}${comparisonTable(c)}</div>`;
+      });
+    return `<div class="provider" data-provider="${e(p)}"><h3>${e(p)}${sim ? ' <span class="sim">(simulated)</span>' : ''}</h3>${perGrader.join('')}</div>`;
+  });
+  return [
+    '<section id="strategies"><h2>Which strategy? Per provider</h2>',
+    `<p><label>grader <select id="s-grader">${graders.map((g) => `<option value="${e(g)}"${g === first ? ' selected' : ''}>${e(g)}</option>`).join('')}</select></label></p>`,
+    '<p class="muted">Each chart: pass rate (bar: Wilson 95% interval) against mean prompt tokens, one marker shape per strategy; filled markers joined by the dashed line are the Pareto front (no other strategy passes more for fewer tokens). Each table pairs every strategy with the provider\'s best on the same cases: difference in points, Newcombe 95% interval, exact McNemar p Holm-corrected over the provider\'s comparisons (↑ cases only this strategy passed, ↓ only the best passed).</p>',
+    `<div class="providers">${blocks.join('')}</div>`,
+    '</section>',
+  ].join('\n');
+}

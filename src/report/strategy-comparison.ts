@@ -1,0 +1,173 @@
+import type { RunAggregate } from '../run-log/aggregate.js';
+import { mcnemarExact } from './stats.js';
+import { wilson } from './wilson.js';
+
+/** One strategy (renderer) of one provider, for one grader, and how it compares with the provider's best. */
+export interface StrategyRow {
+  renderer: string;
+  pass: number;
+  n: number;
+  rate: number;
+  wilson95: [number, number];
+  /** Mean prompt tokens per case (the local o200k estimate), as run.json's promptTokensMean. */
+  promptTokensMean: number;
+  best: boolean;
+  /** Paired with the best strategy on the cases both graded; null for the best itself or with no shared case. */
+  vsBest: null | PairedDiff;
+}
+
+/** A paired comparison of two strategies on the same cases (trials paired within each case). */
+export interface PairedDiff {
+  /** Paired trials. */
+  pairs: number;
+  /** This strategy's rate and the best's rate on the paired trials. */
+  rate: number;
+  bestRate: number;
+  /** rate − bestRate, with Newcombe's hybrid score interval for paired proportions (95%). */
+  diff: number;
+  ci95: [number, number];
+  /** Discordant pairs: only this strategy passed / only the best passed. */
+  onlyThis: number;
+  onlyBest: number;
+  /** Exact McNemar p-value (the test `compare` uses), and Holm-corrected over the provider's comparisons for this grader. */
+  p: number;
+  pAdjusted: number;
+  significant: boolean;
+}
+
+export interface StrategyComparison {
+  provider: string;
+  simulated: boolean;
+  grader: string;
+  best: string | null;
+  rows: StrategyRow[];
+}
+
+/** Newcombe (1998) method 10: the interval of p1 − p2 for paired proportions from a 2×2 table (a both pass). */
+export function pairedDiffInterval(a: number, b: number, c: number, d: number): [number, number] {
+  const n = a + b + c + d;
+  if (n === 0) return [-1, 1];
+  const p1 = (a + b) / n;
+  const p2 = (a + c) / n;
+  const [l1, u1] = wilson(a + b, n);
+  const [l2, u2] = wilson(a + c, n);
+  const den = Math.sqrt((a + b) * (c + d) * (a + c) * (b + d));
+  const phi = den === 0 ? 0 : (a * d - b * c) / den;
+  const dl = Math.sqrt(Math.max(0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2));
+  const du = Math.sqrt(Math.max(0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2));
+  const diff = p1 - p2;
+  return [Math.max(-1, diff - dl), Math.min(1, diff + du)];
+}
+
+/** Per case, a strategy's tally of one grader: [pass, n]. Keyed by suite/case. */
+function caseTallies(
+  agg: RunAggregate,
+  renderer: string,
+  provider: string,
+  grader: string,
+): Map<string, [number, number]> {
+  const out = new Map<string, [number, number]>();
+  for (const t of agg.caseTallies.values()) {
+    if (t.renderer !== renderer || t.provider !== provider) continue;
+    const g = t.graders[grader];
+    if (g && g.n > 0) out.set(`${t.suite}/${t.case}`, [g.pass, g.n]);
+  }
+  return out;
+}
+
+/**
+ * Pairs `mine` with `best` case by case, as compare does with a baseline: equal repeats pair one to one, otherwise
+ * the rates are scaled to the smaller count. Returns the 2×2 table (a both pass, b only mine, c only best, d neither).
+ */
+function pairTable(mine: Map<string, [number, number]>, best: Map<string, [number, number]>) {
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  for (const [k, [mp, mn]] of mine) {
+    const o = best.get(k);
+    if (!o) continue;
+    const [bp, bn] = o;
+    const m = Math.min(mn, bn);
+    const x = Math.round((mp / mn) * m);
+    const y = Math.round((bp / bn) * m);
+    a += Math.min(x, y);
+    b += Math.max(0, x - y);
+    c += Math.max(0, y - x);
+    d += m - Math.max(x, y);
+  }
+  return { a, b, c, d };
+}
+
+/** Holm–Bonferroni over one family of comparisons: sets pAdjusted (monotone) and significant. */
+function holm(diffs: PairedDiff[], alpha: number): void {
+  const order = [...diffs].sort((x, y) => x.p - y.p);
+  let running = 0;
+  order.forEach((x, i) => {
+    running = Math.max(running, Math.min(1, (order.length - i) * x.p));
+    x.pAdjusted = running;
+    x.significant = running < alpha;
+  });
+}
+
+/**
+ * Per provider and grader: every strategy's pass rate, and each strategy against the provider's best one (highest
+ * pass rate; fewer prompt tokens break a tie) on the same cases, with the difference, its interval and the exact
+ * McNemar test, Holm-corrected over the provider's comparisons for that grader. Providers are never pooled. Pure.
+ */
+export function compareStrategies(agg: RunAggregate, alpha = 0.05): StrategyComparison[] {
+  const cells = [...agg.cells.values()];
+  const renderers = [...new Set(cells.map((c) => c.renderer))];
+  const providers = [...new Map(cells.map((c) => [c.provider, c.simulated])).entries()];
+  const out: StrategyComparison[] = [];
+  for (const [provider, simulated] of providers) {
+    for (const grader of agg.graderNames) {
+      const rows: StrategyRow[] = [];
+      for (const renderer of renderers) {
+        const cell = agg.cells.get(`${renderer}|${provider}`);
+        const t = cell?.graders.get(grader);
+        if (!cell || !t || t.n === 0) continue;
+        rows.push({
+          renderer,
+          pass: t.pass,
+          n: t.n,
+          rate: t.pass / t.n,
+          wilson95: wilson(t.pass, t.n),
+          promptTokensMean: cell.cases ? Math.round(cell.promptTokens / cell.cases) : 0,
+          best: false,
+          vsBest: null,
+        });
+      }
+      if (!rows.length) continue;
+      const best = [...rows].sort(
+        (x, y) => y.rate - x.rate || x.promptTokensMean - y.promptTokensMean,
+      )[0] as StrategyRow;
+      best.best = true;
+      const bestTallies = caseTallies(agg, best.renderer, provider, grader);
+      const diffs: PairedDiff[] = [];
+      for (const row of rows) {
+        if (row.best) continue;
+        const { a, b, c, d } = pairTable(caseTallies(agg, row.renderer, provider, grader), bestTallies);
+        const pairs = a + b + c + d;
+        if (pairs === 0) continue;
+        const p = mcnemarExact(b, c);
+        row.vsBest = {
+          pairs,
+          rate: (a + b) / pairs,
+          bestRate: (a + c) / pairs,
+          diff: (b - c) / pairs,
+          ci95: pairedDiffInterval(a, b, c, d),
+          onlyThis: b,
+          onlyBest: c,
+          p,
+          pAdjusted: p,
+          significant: false,
+        };
+        diffs.push(row.vsBest);
+      }
+      holm(diffs, alpha);
+      out.push({ provider, simulated, grader, best: best.renderer, rows });
+    }
+  }
+  return out;
+}
