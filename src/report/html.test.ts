@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRun } from '../run-log/load-run.js';
 import { passingCases, writeSyntheticRun } from './testing/synthetic-run.js';
@@ -42,10 +42,31 @@ afterAll(async () => {
   await browser?.close();
 });
 
+const XSS_RENDERER = '<img src=x onerror=alert(7)>';
+const GRADERS = ['parseable', 'correct-arguments'];
+
+/** A suite file with tags for some of the synthetic cases, named in the run's header (the page's tag search). */
+function tagSuite(): string {
+  const file = join(dir, 'tagged-suite.yaml');
+  writeFileSync(
+    file,
+    [
+      'name: excel',
+      'cases:',
+      '  - { id: case-003, tags: [spreadsheet, zh], prompt: p, expect: { no_call: true } }',
+      "  - { id: xss, tags: ['<svg onload=alert(8)>'], prompt: p, expect: { no_call: true } }",
+    ].join('\n'),
+  );
+  return file;
+}
+
 async function writeRun(maxHtmlCases?: number): Promise<string> {
   const runDir = writeSyntheticRun(dir, `run-${maxHtmlCases ?? 'all'}`, [
-    ...passingCases(10, 9, ['parseable', 'correct-arguments']),
-    ...passingCases(10, 6, ['parseable', 'correct-arguments'], { provider: 'sim:guesser' }),
+    ...passingCases(10, 9, GRADERS, { renderer: 'full-details' }),
+    ...passingCases(10, 6, GRADERS, { renderer: 'names-only' }),
+    ...passingCases(10, 5, GRADERS, { renderer: XSS_RENDERER }),
+    ...passingCases(60, 55, GRADERS, { renderer: 'full-details', provider: 'sim:guesser' }),
+    ...passingCases(10, 3, GRADERS, { renderer: 'names-only', provider: 'sim:guesser' }),
     {
       case: 'xss',
       renderer: 'names-only',
@@ -53,8 +74,20 @@ async function writeRun(maxHtmlCases?: number): Promise<string> {
       reply: 'Sure! <script>alert(1)</script><img src=x onerror="alert(2)">',
       reason: 'no call found; reply was <b onmouseover=alert(3)>bold</b>',
     },
-    { case: 'boom', renderer: 'names-only', pass: {}, error: { code: 'PROVIDER_HTTP', message: '500 <oops>' } },
+    {
+      case: 'boom',
+      renderer: 'names-only',
+      pass: {},
+      error: { code: 'PROVIDER_HTTP', message: '500 <img src=x onerror=alert(4)>' },
+    },
   ]);
+  // point the header at the tagged suite file
+  const log = join(runDir, 'run.jsonl');
+  const lines = readFileSync(log, 'utf8').split('\n');
+  const header = JSON.parse(lines[0] ?? '{}');
+  header.suites[0].file = tagSuite();
+  lines[0] = JSON.stringify(header);
+  writeFileSync(log, lines.join('\n'));
   const run = await loadRun(runDir);
   await writeReports({
     runDir,
@@ -68,71 +101,208 @@ async function writeRun(maxHtmlCases?: number): Promise<string> {
   return runDir;
 }
 
-describe('report.html in headless Chromium', () => {
-  it('shows the matrix, opens a drill-down by click, renders model text as text, filters', async (ctx) => {
-    if (!hasChromium) {
-      if (process.env.TOOLGAUGE_REQUIRE_BROWSER === '1') throw new Error(`${NO_CHROMIUM}; TOOLGAUGE_REQUIRE_BROWSER=1`);
-      // The default reporter hides skip notes: say it where `npm test` shows it.
-      console.warn(`report.html browser test skipped: ${NO_CHROMIUM}`);
-      ctx.skip(NO_CHROMIUM);
-    }
-    const runDir = await writeRun();
-    const html = readFileSync(join(runDir, 'report.html'), 'utf8');
-    expect(html).not.toMatch(/<script>alert/);
-    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//); // self-contained: nothing to fetch
-    const page = await browser.newPage();
-    const dialogs: string[] = [];
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.dismiss();
-    });
-    const requests: string[] = [];
-    page.on('request', (r) => requests.push(r.url()));
-    await page.goto(pathToFileURL(join(runDir, 'report.html')).href);
+function needChromium(ctx: { skip: (note: string) => void }): void {
+  if (hasChromium) return;
+  if (process.env.TOOLGAUGE_REQUIRE_BROWSER === '1') throw new Error(`${NO_CHROMIUM}; TOOLGAUGE_REQUIRE_BROWSER=1`);
+  // The default reporter hides skip notes: say it where `npm test` shows it.
+  console.warn(`report.html browser test skipped: ${NO_CHROMIUM}`);
+  ctx.skip(NO_CHROMIUM);
+}
 
-    const matrix = page.locator('section.grader[data-grader="parseable"] table.matrix');
-    await expect.poll(() => matrix.isVisible()).toBe(true);
-    const row = matrix.locator('tr[data-renderer-row="full-details"]');
-    expect(await row.locator('td').nth(0).innerText()).toContain('90%');
-    expect(await row.locator('td').nth(1).innerText()).toContain('60%');
-    expect(await matrix.locator('th').allInnerTexts()).toEqual(
-      expect.arrayContaining(['full-details', 'names-only', 'sim:oracle', 'sim:guesser']),
-    );
-
-    const xss = page.locator('details.case', { hasText: 'excel/xss|names-only|sim:oracle|0' });
-    expect(await xss.locator('pre.reply').isVisible()).toBe(false);
-    await xss.locator('summary').click();
-    expect(await xss.getAttribute('open')).not.toBeNull();
-    const reply = xss.locator('pre.reply');
-    expect(await reply.isVisible()).toBe(true);
-    expect(await reply.innerText()).toBe('Sure! <script>alert(1)</script><img src=x onerror="alert(2)">');
-    expect(await xss.locator('ul.grades').innerText()).toContain('<b onmouseover=alert(3)>bold</b>');
-    expect(await xss.locator('pre.prompt').innerText()).toContain('You can call tools. (names-only)');
-    expect(await page.locator('details.case script, details.case img, details.case b[onmouseover]').count()).toBe(0);
-
-    // Filters: failing only, then one provider.
-    const visible = () => page.locator('details.case:not([hidden])').count();
-    expect(await visible()).toBe(22);
-    await page.locator('#f-failing').check();
-    expect(await visible()).toBe(1 + 4 + 2); // 1 failing in oracle cell, 4 in guesser, the xss case, the error
-    await page.locator('#f-provider').selectOption('sim:guesser');
-    expect(await visible()).toBe(4);
-    await page.locator('#f-grader').selectOption('correct-arguments');
-    expect(await page.locator('section.grader[data-grader="parseable"]').isVisible()).toBe(false);
-    expect(await page.locator('section.grader[data-grader="correct-arguments"]').isVisible()).toBe(true);
-
-    await page.waitForTimeout(100);
+/** Opens the page, recording dialogs and requests. */
+async function open(runDir: string) {
+  const page = await browser.newPage();
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(pathToFileURL(join(runDir, 'report.html')).href);
+  await page.waitForSelector('body[data-ready="1"]');
+  /** Nothing from the run became markup, nothing asked the network, nothing alerted. */
+  const clean = async () => {
+    expect(await page.locator('img, b[onmouseover], svg[onload], [onerror]').count()).toBe(0);
+    expect(await page.locator('script').count()).toBe(2); // the data element and the page's own script
     expect(dialogs).toEqual([]);
     expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
+  };
+  return { page, clean };
+}
+
+/** Every key the case list shows for the current filters, paging through to the end. */
+async function listedKeys(page: Page): Promise<string[]> {
+  const keys: string[] = [];
+  for (;;) {
+    keys.push(
+      ...(await page
+        .locator('#case-list > li.case')
+        .evaluateAll((lis) => lis.map((li) => li.getAttribute('data-key') ?? ''))),
+    );
+    if (await page.locator('#next').isDisabled()) return keys;
+    await page.locator('#next').click();
+  }
+}
+
+describe('report.html in headless Chromium', () => {
+  it('a matrix cell lists exactly its cases, paged, with a true count', async (ctx) => {
+    needChromium(ctx);
+    const runDir = await writeRun();
+    const { page, clean } = await open(runDir);
+    for (const [r, p] of [
+      ['names-only', 'sim:guesser'],
+      ['full-details', 'sim:guesser'],
+      [XSS_RENDERER, 'sim:oracle'],
+    ] as const) {
+      const cell = page.locator(
+        `section[data-grader-matrix="correct-arguments"] a.cell[data-renderer="${r.replace(/"/g, '\\"')}"][data-provider="${p}"]`,
+      );
+      const n = Number(await cell.getAttribute('data-n'));
+      expect(n).toBeGreaterThan(0);
+      await cell.click();
+      expect(await page.locator('#count').innerText()).toBe(String(n));
+      const keys = await listedKeys(page);
+      expect(keys).toHaveLength(n);
+      expect(new Set(keys).size).toBe(n);
+      for (const k of keys) expect(k).toContain(`|${r}|${p}|`);
+    }
+    expect(await page.locator('#count').innerText()).toBe('10');
+    // 60 cases: two pages, all counted
+    await page
+      .locator(
+        'section[data-grader-matrix="parseable"] a.cell[data-renderer="full-details"][data-provider="sim:guesser"]',
+      )
+      .click();
+    expect(await page.locator('#count').innerText()).toBe('60');
+    expect(await page.locator('#case-list > li.case').count()).toBe(50);
+    // outcome filter: failing ones of that cell
+    await page.locator('#f-outcome').selectOption('fail');
+    expect(await page.locator('#count').innerText()).toBe('5');
+    await clean();
     await page.close();
   });
 
-  it('caps the embedded drill-downs, failing cases first, and says so', async () => {
+  it('search finds a case by id and by tag; details render model text as text; errors stand apart', async (ctx) => {
+    needChromium(ctx);
+    const runDir = await writeRun();
+    const { page, clean } = await open(runDir);
+    const all = await page.locator('#count').innerText();
+    expect(all).toBe('102');
+    await page.locator('#f-q').fill('case-003');
+    expect(await page.locator('#count').innerText()).toBe('5');
+    for (const k of await listedKeys(page)) expect(k).toContain('/case-003|');
+    await page.locator('#f-q').fill('tag:spreadsheet');
+    expect(await page.locator('#count').innerText()).toBe('5');
+    await page.locator('#f-q').fill('tag:<svg onload=alert(8)>');
+    expect(await page.locator('#count').innerText()).toBe('1');
+    const xss = page.locator('li.case', { hasText: 'excel/xss|names-only|sim:oracle|0' });
+    expect(await xss.innerText()).toContain('<svg onload=alert(8)>');
+    await xss.locator('button.open').click();
+    const reply = xss.locator('pre.reply');
+    await reply.waitFor();
+    expect(await reply.innerText()).toBe('Sure! <script>alert(1)</script><img src=x onerror="alert(2)">');
+    expect(await xss.locator('ul.grades').innerText()).toContain('<b onmouseover=alert(3)>bold</b>');
+    expect(await xss.locator('pre.prompt').innerText()).toContain('You can call tools. (names-only)');
+
+    // errors: their own section and outcome, never failures
+    const errors = page.locator('#errors table.errors');
+    expect(await errors.innerText()).toContain('PROVIDER_HTTP');
+    expect(await errors.innerText()).toContain('500 <img src=x onerror=alert(4)>');
+    await page.locator('#f-q').fill('');
+    await page.locator('#f-outcome').selectOption('error');
+    expect(await page.locator('#count').innerText()).toBe('1');
+    await page.locator('#f-outcome').selectOption('fail');
+    expect(await listedKeys(page)).not.toContain('excel/boom|names-only|sim:oracle|0');
+    await clean();
+    await page.close();
+  });
+
+  it('the case view shows every strategy of a provider side by side, with each request and a diff', async (ctx) => {
+    needChromium(ctx);
+    const runDir = await writeRun();
+    const { page, clean } = await open(runDir);
+    await page.locator('#f-q').fill('case-003|names-only|sim:oracle');
+    expect(await page.locator('#count').innerText()).toBe('1');
+    await page.locator('#case-list li.case button.across').click();
+    const cols = page.locator('#case-view .cv-col');
+    await cols.first().waitFor();
+    expect(await cols.count()).toBe(3);
+    for (const r of ['full-details', 'names-only', XSS_RENDERER]) {
+      const col = page.locator('#case-view .cv-col').filter({ has: page.locator('h3', { hasText: r }) });
+      expect(await col.locator('pre.cv-request').innerText()).toContain(`You can call tools. (${r})`);
+    }
+    // diff against the first strategy: the other columns show the changed system line
+    const diffs = page.locator('#case-view pre.diff');
+    expect(await diffs.count()).toBe(2);
+    expect(await diffs.first().locator('.del').innerText()).toContain('You can call tools. (full-details)');
+    await page.locator('#cv-base').selectOption({ label: 'names-only' });
+    expect(await page.locator('#case-view .cv-col[data-renderer="names-only"] pre.diff').count()).toBe(0);
+    await clean();
+    await page.close();
+  });
+
+  it('the trade-off chart plots the aggregates of run.json, per provider and grader', async (ctx) => {
+    needChromium(ctx);
+    const runDir = await writeRun();
+    const runJson = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as {
+      cells: {
+        renderer: string;
+        provider: string;
+        promptTokensMean: number;
+        graders: Record<string, { rate: number; pass: number; n: number }>;
+      }[];
+    };
+    const { page, clean } = await open(runDir);
+    for (const grader of GRADERS) {
+      await page.locator('#s-grader').selectOption(grader);
+      for (const provider of ['sim:oracle', 'sim:guesser']) {
+        const pts = page.locator(
+          `#strategies .provider[data-provider="${provider}"] .sc[data-grader="${grader}"] g.pt`,
+        );
+        expect(await pts.first().isVisible()).toBe(true);
+        const shown = await pts.evaluateAll((gs) =>
+          gs.map((g) => ({
+            renderer: g.getAttribute('data-renderer'),
+            rate: Number(g.getAttribute('data-rate')),
+            tokens: Number(g.getAttribute('data-tokens')),
+            n: Number(g.getAttribute('data-n')),
+          })),
+        );
+        const expected = runJson.cells
+          .filter((c) => c.provider === provider && c.graders[grader])
+          .map((c) => ({
+            renderer: c.renderer,
+            rate: c.graders[grader]?.rate,
+            tokens: c.promptTokensMean,
+            n: c.graders[grader]?.n,
+          }));
+        expect(shown).toEqual(expected);
+      }
+    }
+    // the paired table: names-only against the guesser's best
+    await page.locator('#s-grader').selectOption('correct-arguments');
+    const table = page.locator(
+      '#strategies .provider[data-provider="sim:guesser"] .sc[data-grader="correct-arguments"] table',
+    );
+    expect(await table.locator('tr.best').innerText()).toContain('full-details');
+    expect(await table.locator('tr[data-renderer="names-only"]').innerText()).toMatch(/−\d/);
+    await clean();
+    await page.close();
+  });
+
+  it('lists every case even when only some details are embedded, and says which', async (ctx) => {
+    needChromium(ctx);
     const runDir = await writeRun(5);
     const html = readFileSync(join(runDir, 'report.html'), 'utf8');
-    expect(html.match(/<details class="case"/g)).toHaveLength(5);
-    expect(html).toContain('capped at 5 (failing cases first: 5 of 7 failing embedded)');
-    expect(html).not.toContain('data-failing="0"');
+    expect(html).toContain('Details (transcripts) are embedded for 5 of them');
+    const { page, clean } = await open(runDir);
+    expect(await page.locator('#count').innerText()).toBe('102');
+    await page.locator('#f-outcome').selectOption('pass');
+    await page.locator('#case-list li.case button.open').first().click();
+    expect(await page.locator('#case-list li.case').first().innerText()).toContain('not embedded');
+    await clean();
+    await page.close();
   });
 });
 
@@ -147,7 +317,7 @@ describe('without Chromium', () => {
         'run',
         'src/report/html.test.ts',
         '-t',
-        'opens a drill-down by click',
+        'a matrix cell lists exactly its cases',
         '--reporter=json',
         `--outputFile=${out}`,
       ],
@@ -156,7 +326,7 @@ describe('without Chromium', () => {
     const report = JSON.parse(readFileSync(out, 'utf8')) as {
       testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
     };
-    const test = report.testResults[0]?.assertionResults.find((t) => t.title.includes('opens a drill-down'));
+    const test = report.testResults[0]?.assertionResults.find((t) => t.title.includes('a matrix cell lists exactly'));
     return { status: child.status, test };
   };
 
