@@ -71,6 +71,7 @@ export function renderResults(m: Machine, results: BenchResult[], opts: { quick:
     'The machine is shared: figures vary with its load (see the load average). Throughput is wall-clock, peak RSS is',
     "GNU time's maximum resident set size of the measured process.",
     '',
+    ...results.flatMap((r) => (r.section ? [`## ${r.section.title}`, '', r.section.markdown, ''] : [])),
   ];
   return lines.filter((l, i) => l !== '' || lines[i - 1] !== '').join('\n');
 }

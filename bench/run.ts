@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: builds the CLI, runs every benchmark one after another (never in parallel: they measure the
  * machine) and writes bench/results.md with the machine description and a figure/target/met table.
- * BENCH_QUICK=1 shrinks the sizes for a smoke run (its results are labelled as such); BENCH_NO_BUILD=1 skips the build.
+ * BENCH_QUICK=1 shrinks the sizes for a smoke run (its results are labelled as such); BENCH_NO_BUILD=1 skips the build;
+ * BENCH_ONLY=<file,…> runs only those benchmarks.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,8 @@ import { describeMachine, renderResults } from './results-md.js';
 import type { BenchResult } from './types.js';
 
 const quick = process.env.BENCH_QUICK === '1';
+/** BENCH_ONLY=suite-load.ts,mcnemar.ts runs only those files (a partial run never overwrites bench/results.md). */
+const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
 
 interface Entry {
   file: string;
@@ -24,19 +27,20 @@ const ENTRIES: Entry[] = [
   { file: 'offline-grading.ts', exportName: 'benchOfflineGrading', label: '(a) offline grading throughput' },
   { file: 'parser-adversarial.ts', exportName: 'benchParserAdversarial', label: 'parser on adversarial replies' },
   {
-    file: 'eval-throughput.ts',
-    exportName: 'benchEvalThroughput',
-    label: '(b) eval throughput vs promptfoo',
-    ...(quick ? { args: [[200, 2_000], 1] } : {}),
+    file: 'suite-load.ts',
+    exportName: 'benchSuiteLoad',
+    label: 'suite loading, YAML',
+    ...(quick ? { args: [2_000, 1, 10_000] } : {}),
+  },
+  { file: 'mcnemar.ts', exportName: 'benchMcnemar', label: 'exact McNemar test' },
+  {
+    file: 'eval-matrix.ts',
+    exportName: 'benchEvalMatrix',
+    label: '(b, e) eval matrix vs promptfoo',
+    ...(quick ? { args: [{ sizes: [200], big: 2_000, rounds: 1 }] } : {}),
   },
   { file: 'provider-overhead.ts', exportName: 'benchProviderOverhead', label: '(c) live loop vs wire mock' },
   { file: 'startup.ts', exportName: 'benchStartup', label: '(d) start-up', ...(quick ? { args: [2] } : {}) },
-  {
-    file: 'eval-throughput.ts',
-    exportName: 'benchPeakRss',
-    label: '(e) peak RSS at 100,000 cases',
-    ...(quick ? { args: [10_000] } : {}),
-  },
   { file: 'stdio-roundtrip.ts', exportName: 'benchStdioRoundtrip', label: 'MCP stdio round trip' },
   {
     file: 'soak.ts',
@@ -82,10 +86,11 @@ async function main(): Promise<void> {
   }
   const machine = describeMachine();
   const results: BenchResult[] = [];
-  for (const e of ENTRIES) results.push(...(await runEntry(e)));
+  for (const e of ENTRIES) if (!only || only.includes(e.file)) results.push(...(await runEntry(e)));
   const md = renderResults(machine, results, { quick });
-  // A quick smoke run never overwrites the reported figures.
-  const file = quick ? join(tmpdir(), 'toolgauge-bench-results.quick.md') : join(ROOT, 'bench', 'results.md');
+  // A quick smoke run or a partial one never overwrites the reported figures.
+  const file =
+    quick || only ? join(tmpdir(), 'toolgauge-bench-results.partial.md') : join(ROOT, 'bench', 'results.md');
   writeFileSync(file, md);
   process.stdout.write(md);
   process.stderr.write(`bench: wrote ${file}\n`);

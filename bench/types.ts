@@ -9,4 +9,6 @@ export interface BenchResult {
   met: boolean | null;
   /** What was run and any supporting numbers. */
   detail?: string;
+  /** A table of its own, printed after the figures (e.g. the eval matrix). */
+  section?: { title: string; markdown: string };
 }

@@ -1,0 +1,30 @@
+/**
+ * One suite load for bench/suite-load.ts, in a process of its own (run with --trace-gc): `after` is loadSuite as
+ * toolgauge runs it; `before` is what loading did before the fast parser, the located parser (`yaml`) on the whole
+ * file and the same zod validation (the semantic checks, which both do, are left out of it). Prints one line:
+ * RESULT {"ms":…,"heapBeforeMiB":…,"heapAfterMiB":…,"cases":…}.
+ */
+import { readFileSync } from 'node:fs';
+import { LineCounter, parseDocument } from 'yaml';
+import { loadSuite } from '../src/config/load-suite.js';
+import { SuiteSchema } from '../src/config/suite-schema.js';
+
+const [mode, file] = process.argv.slice(2);
+if ((mode !== 'before' && mode !== 'after') || !file) throw new Error('usage: suite-load-child.ts before|after <file>');
+
+function before(path: string): number {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(readFileSync(path, 'utf8'), { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length) throw new Error(doc.errors[0]?.message);
+  const result = SuiteSchema.safeParse(doc.toJS({ maxAliasCount: 100 }), { reportInput: true });
+  if (!result.success) throw new Error(result.error.message);
+  return result.data.cases.length;
+}
+
+const mib = (b: number) => Math.round((b / 2 ** 20) * 10) / 10;
+const heapBeforeMiB = mib(process.memoryUsage().heapUsed);
+const t0 = performance.now();
+const cases = mode === 'before' ? before(file) : loadSuite(file).suite.cases.length;
+const ms = performance.now() - t0;
+const heapAfterMiB = mib(process.memoryUsage().heapUsed);
+process.stdout.write(`RESULT ${JSON.stringify({ ms, heapBeforeMiB, heapAfterMiB, cases })}\n`);

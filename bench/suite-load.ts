@@ -1,0 +1,114 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { REALISTIC, writeSuites } from './fixtures/gen-cases.js';
+import { median } from './measure.js';
+import { ROOT } from './paths.js';
+import type { BenchResult } from './types.js';
+
+const CHILD = join(ROOT, 'bench/suite-load-child.ts');
+const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+
+interface Load {
+  ok: boolean;
+  ms: number;
+  /** The most heap in use at any time: the largest heap before a garbage collection, or at the end. */
+  peakHeapMiB: number;
+  heapBeforeMiB: number;
+  cases: number;
+  error?: string;
+}
+
+/** Loads a suite in a fresh process (`--trace-gc`, optionally a heap cap). */
+function load(mode: 'before' | 'after', file: string, heapCapMb?: number): Load {
+  const args = ['--trace-gc', ...(heapCapMb ? [`--max-old-space-size=${heapCapMb}`] : []), '--import', TSX];
+  const r = spawnSync(process.execPath, [...args, CHILD, mode, file], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 256 * 2 ** 20,
+  });
+  let peak = 0;
+  let result: { ms: number; heapBeforeMiB: number; heapAfterMiB: number; cases: number } | undefined;
+  for (const line of r.stdout.split('\n')) {
+    const gc = /: (?:Scavenge|Mark-Compact|Mark-sweep|Minor Mark-Sweep)[^\d]*([\d.]+) \(/.exec(line);
+    if (gc) peak = Math.max(peak, Number(gc[1]));
+    if (line.startsWith('RESULT ')) result = JSON.parse(line.slice(7));
+  }
+  if (r.status !== 0 || !result) {
+    const why = (r.stderr || '').trim().split('\n').filter(Boolean).slice(-1)[0] ?? `exit ${r.status ?? r.signal}`;
+    return { ok: false, ms: Number.NaN, peakHeapMiB: peak, heapBeforeMiB: 0, cases: 0, error: why.slice(0, 160) };
+  }
+  return {
+    ok: true,
+    ms: result.ms,
+    peakHeapMiB: Math.max(peak, result.heapAfterMiB),
+    heapBeforeMiB: result.heapBeforeMiB,
+    cases: result.cases,
+  };
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
+
+/**
+ * Loading a YAML suite of N cases (the realistic workload's suite, block style): before (the located parser on the
+ * whole file, then zod) and after (loadSuite: the fast parser in batches, zod, the semantic checks), in alternating
+ * fresh processes; the load's own time (median) and the peak heap in use during the process (max). Then both under
+ * a 160 MB heap cap, and the new loader at 100,000 cases under it.
+ */
+export async function benchSuiteLoad(n = 20_000, rounds = 3, capBig = 100_000): Promise<BenchResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-suite-load-'));
+  try {
+    writeSuites(dir, n);
+    const file = join(dir, REALISTIC.format === 'yaml' ? 'suite.yaml' : 'suite.json');
+    const before: Load[] = [];
+    const after: Load[] = [];
+    for (let i = 0; i < rounds; i++) {
+      before.push(load('before', file));
+      after.push(load('after', file));
+    }
+    const failed = [...before, ...after].find((l) => !l.ok);
+    if (failed) throw new Error(`a load failed: ${failed.error}`);
+    const b = { ms: median(before.map((l) => l.ms)), heap: Math.max(...before.map((l) => l.peakHeapMiB)) };
+    const a = { ms: median(after.map((l) => l.ms)), heap: Math.max(...after.map((l) => l.peakHeapMiB)) };
+    const base = Math.min(...after.map((l) => l.heapBeforeMiB));
+    const timeRatio = a.ms / b.ms;
+    const heapRatio = (a.heap - base) / (b.heap - base);
+    const capBefore = load('before', file, 160);
+    const capAfter = load('after', file, 160);
+    const bigDir = join(dir, 'big');
+    writeSuites(bigDir, capBig);
+    const capAfterBig = load('after', join(bigDir, 'suite.yaml'), 160);
+    const capText = (l: Load) => (l.ok ? `loads (${fmt(l.ms)} ms)` : `dies (${l.error})`);
+    const detail = `${fmt(n)}-case YAML suite (${rounds} alternating fresh processes each): before (yaml located parse + zod) ${fmt(b.ms)} ms, peak heap ${fmt(b.heap)} MiB; after (loadSuite: js-yaml in batches + zod + checks) ${fmt(a.ms)} ms, peak heap ${fmt(a.heap)} MiB; heap of a process before loading ~${fmt(base)} MiB`;
+    return [
+      {
+        name: `suite loading time, YAML, N=${fmt(n)}, after ÷ before`,
+        value: Number(timeRatio.toFixed(3)),
+        unit: '×',
+        target: '≤ 0.1×',
+        met: timeRatio <= 0.1,
+        detail,
+      },
+      {
+        name: `suite loading peak heap (above start-up), YAML, N=${fmt(n)}, after ÷ before`,
+        value: Number(heapRatio.toFixed(3)),
+        unit: '×',
+        target: '≤ 0.1×',
+        met: heapRatio <= 0.1,
+        detail: `${fmt(b.heap - base)} MiB → ${fmt(a.heap - base)} MiB above the ~${fmt(base)} MiB a process holds before loading (the loaded suite itself included)`,
+      },
+      {
+        name: 'suite loading under a 160 MB heap cap (--max-old-space-size=160)',
+        value: capAfterBig.ok ? capBig : null,
+        unit: 'cases',
+        target: `${fmt(capBig)} cases load`,
+        met: capAfterBig.ok,
+        detail: `N=${fmt(n)}: before ${capText(capBefore)}; after ${capText(capAfter)}; N=${fmt(capBig)} after: ${capText(capAfterBig)}`,
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
