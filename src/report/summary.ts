@@ -1,6 +1,7 @@
 import type { CellStats, RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
 import { mdCell, oneLine, pct, rateText, signedPts } from './format.js';
+import { strategiesMarkdown } from './summary-strategies.js';
 import { wilson } from './wilson.js';
 
 export interface SummaryExtra {
@@ -99,6 +100,7 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
       lines.push(`| ${mdCell(r)} | ${row.join(' | ')} |`);
     }
   }
+  lines.push(...strategiesMarkdown(agg));
   lines.push(...callShapesSection(agg));
   if (agg.failures.length) {
     lines.push('');

@@ -1,0 +1,46 @@
+import type { RunAggregate } from '../run-log/aggregate.js';
+import { mdCell, pct, signedPts } from './format.js';
+import { compareStrategies, type StrategyRow } from './strategy-comparison.js';
+
+function cellText(row: StrategyRow | undefined): string {
+  if (!row) return '–';
+  if (row.best) return `**${pct(row.rate)}** ★ best`;
+  const v = row.vsBest;
+  if (!v) return pct(row.rate);
+  const p = v.pAdjusted < 0.001 ? 'p<0.001' : `p=${v.pAdjusted.toFixed(3)}`;
+  const diff = `${signedPts(v.diff)} [${signedPts(v.ci95[0])}, ${signedPts(v.ci95[1])}]`;
+  return `${pct(row.rate)} · ${v.significant ? `**${diff}** ${p}` : `${diff} ${p}`}`;
+}
+
+/**
+ * "Which strategy?" for the Markdown summary: per provider (never pooled), each strategy's pass rate per grader and
+ * its paired difference from the provider's best strategy on the same cases (Newcombe 95% interval, exact McNemar p
+ * Holm-corrected over the provider's comparisons; bold when significant), with its mean prompt tokens. Pure.
+ */
+export function strategiesMarkdown(agg: RunAggregate): string[] {
+  const all = compareStrategies(agg);
+  if (!all.length) return [];
+  const renderers = [...new Set([...agg.cells.values()].map((c) => c.renderer))];
+  const providers = [...new Map(all.map((c) => [c.provider, c.simulated])).entries()];
+  const graders = agg.graderNames;
+  const lines = [
+    '',
+    '## Strategies per provider',
+    '',
+    "Each strategy against the provider's best on the same cases: pass rate · difference [95% interval] and exact McNemar p (Holm-corrected); bold = significant. Providers are not pooled.",
+  ];
+  for (const [provider, simulated] of providers) {
+    lines.push('', `### ${mdCell(provider)}${simulated ? ' (simulated)' : ''}`, '');
+    lines.push(`| strategy | prompt tokens | ${graders.map(mdCell).join(' | ')} |`);
+    lines.push(`|---|---:|${graders.map(() => '---').join('|')}|`);
+    for (const r of renderers) {
+      const rows = graders.map((g) =>
+        all.find((c) => c.provider === provider && c.grader === g)?.rows.find((x) => x.renderer === r),
+      );
+      const any = rows.find((x) => x !== undefined);
+      if (!any) continue;
+      lines.push(`| ${mdCell(r)} | ${any.promptTokensMean} | ${rows.map(cellText).join(' | ')} |`);
+    }
+  }
+  return lines;
+}
