@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { parseYamlFast } from './fast-yaml.js';
+import { parseYamlFast, readYaml } from './fast-yaml.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -124,5 +124,12 @@ describe('parseYamlFast', () => {
     expect(parseYamlFast(anchored, 0).ok).toBe(false);
     // A sequence that ends at the end of the text with no newline.
     expectSameAsLocated('cases:\n  - a\n  - b');
+  });
+
+  it('readYaml gives the data of JSON, of YAML, and of YAML only the located parser reads (an alias)', () => {
+    expect(readYaml('{"a": [1]}')).toEqual({ a: [1] });
+    expect(readYaml('a: [1]\n')).toEqual({ a: [1] });
+    expect(readYaml('a: &x [1]\nb: *x\n')).toEqual({ a: [1], b: [1] });
+    expect(() => readYaml('a: [1\n')).toThrow();
   });
 });

@@ -191,3 +191,20 @@ function sequenceAfter(text: string, key: string, start: number, startLine: numb
   current.end = end;
   return { key, start, end, endLine: line, batches };
 }
+
+/**
+ * YAML data for code that needs no positions (a report reading case tags): the fast parser, or the located parser
+ * for what the fast one refuses (then it throws as `yaml` does).
+ */
+export function readYaml(text: string): unknown {
+  if (text.trimStart().startsWith('{')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // YAML in flow style, or a broken file: the parsers below decide
+    }
+  }
+  const fast = parseYamlFast(text);
+  if (fast.ok) return fast.data;
+  return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
+}

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { readYaml } from '../config/fast-yaml.js';
 import type { RunHeader } from '../run-log/schema.js';
 
 /**
@@ -14,7 +14,7 @@ export function loadCaseTags(header: RunHeader): Map<string, string[]> {
     const file = candidates.find((f) => existsSync(f));
     if (!file) continue;
     try {
-      const doc = parse(readFileSync(file, 'utf8')) as { cases?: { id?: unknown; tags?: unknown }[] } | null;
+      const doc = readYaml(readFileSync(file, 'utf8')) as { cases?: { id?: unknown; tags?: unknown }[] } | null;
       for (const c of doc?.cases ?? []) {
         if (typeof c?.id !== 'string' || !Array.isArray(c.tags)) continue;
         tags.set(
