@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { isProviderPrefix } from '../../providers/index.js';
 import { providerOptionsSchema } from '../../providers/shared/options.js';
 import { ToolgaugeError } from '../errors.js';
+import { isPluginPath } from '../plugins/plugin-file.js';
 import type { ProviderEntry } from './config-schema.js';
 
 /**
@@ -40,7 +42,12 @@ export function parseProviderOptionFlag(text: string): ProviderOptionFlag {
   return { flag, key, value };
 }
 
-const isPlugin = (id: string) => id.includes('/') || /\.(m?js|ts)$/.test(id);
+/** A provider module given by path (as src/plugins reads ids): a built-in `<prefix>:<model>` id may hold slashes. */
+function isPlugin(id: string): boolean {
+  const colon = id.indexOf(':');
+  if (colon > 0 && isProviderPrefix(id.slice(0, colon))) return false;
+  return isPluginPath(id);
+}
 
 /**
  * The schema a provider's options obey: the SDK providers' {@link providerOptionsSchema} (the one their config

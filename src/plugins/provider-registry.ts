@@ -22,10 +22,13 @@ export async function resolveProvider(
   baseDir: string,
   where: () => string,
 ): Promise<Provider> {
-  if (isPluginPath(id)) return loadPluginWithOptions<Provider>('provider', id, baseDir, options, where);
   const colon = id.indexOf(':');
   const prefix = colon < 0 ? id : id.slice(0, colon);
   const model = colon < 0 ? '' : id.slice(colon + 1);
+  // a built-in prefix wins: model ids hold slashes (vLLM's Qwen/Qwen2.5-7B-Instruct, OpenRouter's qwen/qwen-2.5-7b…)
+  if (isPluginPath(id) && !(colon > 0 && isProviderPrefix(prefix))) {
+    return loadPluginWithOptions<Provider>('provider', id, baseDir, options, where);
+  }
   if (!isProviderPrefix(prefix) || !model) {
     const valid = Object.keys(providerLoaders)
       .map((p) => (p === 'sim' ? 'sim:<persona>' : `${p}:<model>`))
