@@ -31,7 +31,7 @@ export interface RequestBounds {
   cancel?: Cancellation;
 }
 
-/** The bounds used when a caller gives none: the default of `timeouts.toolMs`. */
+/** The bounds used when a caller gives none: the default of `timeouts.serverStartMs`. */
 export const DEFAULT_BOUNDS: RequestBounds = { timeoutMs: 30_000 };
 
 /** One live MCP client session to one server (in-process, spawned over stdio, or dialled over HTTP). */

@@ -52,7 +52,7 @@ export class ServerPool {
 
   /**
    * Connects the case's servers and lists its tools within `bounds` (its timeout; its cancellation ends the wait at
-   * once). Without bounds, the default of `timeouts.toolMs`.
+   * once). Without bounds, the default of `timeouts.serverStartMs`.
    */
   async openCase(loaded: LoadedSuite, testCase: SuiteCase, bounds: RequestBounds = DEFAULTS): Promise<CaseSession> {
     const { suite } = loaded;
@@ -196,7 +196,7 @@ export class ServerPool {
 
 type Lister = (conn: McpConnection) => Promise<ToolDef[]>;
 
-/** The default of `timeouts.toolMs`, for callers outside a run. */
+/** The default of `timeouts.serverStartMs`, for callers outside a run. */
 const DEFAULTS: RequestBounds = { timeoutMs: 30_000 };
 
 /**

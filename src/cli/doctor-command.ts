@@ -45,7 +45,7 @@ export async function doctorCommand(flags: DoctorFlags): Promise<number> {
   }
   const { config } = loaded;
   for (const f of await checkProviders(config.providers, loaded.dir, loaded.origin.providers)) report(f);
-  for (const f of await checkSuites(config.suites, loaded.dir, config.timeouts.toolMs)) report(f);
+  for (const f of await checkSuites(config.suites, loaded.dir, config.timeouts.serverStartMs)) report(f);
   report(checkBaseline(config.gate, loaded.dir, loaded.file));
   return summarize(findings);
 }

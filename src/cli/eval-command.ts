@@ -78,7 +78,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   );
 
   // Before any model is called or anything written: expected calls against the tools the servers list.
-  await checkListedExpectations(suites, { waitMs: config.timeouts.toolMs });
+  await checkListedExpectations(suites, { waitMs: config.timeouts.serverStartMs });
 
   const runId = resumed?.header.runId ?? newRunId();
   const runDir = resumed ? resolve(flags.resume!) : resolve(loaded.dir, config.out, runId);
@@ -134,6 +134,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
         turnMs: config.timeouts.turnMs,
         caseMs: config.timeouts.caseMs,
         toolMs: config.timeouts.toolMs,
+        serverStartMs: config.timeouts.serverStartMs,
         graders,
         schemaDir: loaded.dir,
       },

@@ -142,8 +142,9 @@ export function checkExpectations(suite: Suite, tools: SuiteTools): SemanticIssu
 /** How the check before a run waits for servers. */
 export interface ListingBounds {
   /**
-   * How long one suite's servers may take to start and list their tools (the run's `timeouts.toolMs`). A server that
-   * fails to start or to list, or is slower, goes unchecked: the run meets it again and records that as its error.
+   * How long one suite's servers may take to start and list their tools (the run's `timeouts.serverStartMs`). A
+   * server that fails to start or to list, or is slower, goes unchecked: the run meets it again and records that as
+   * its error.
    */
   waitMs: number;
   /** The run's interruption: the check stops waiting and checks nothing more. */
@@ -162,7 +163,7 @@ async function listServerTools(
   try {
     const session = await pool.openCase(loaded, testCase, {
       timeoutMs: bounds.waitMs,
-      setting: 'timeouts.toolMs',
+      setting: 'timeouts.serverStartMs',
       ...(bounds.signal ? { cancel: { signal: bounds.signal } } : {}),
     });
     await session.release();

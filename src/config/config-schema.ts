@@ -114,9 +114,15 @@ export const ConfigSchema = z
         turnMs: z.number().int().positive().default(60_000),
         caseMs: z.number().int().positive().default(300_000),
         toolMs: z.number().int().positive().default(30_000),
+        serverStartMs: z
+          .number()
+          .int()
+          .positive()
+          .default(30_000)
+          .describe("How long an MCP server may take to start and list its tools (initialize and tools/list)"),
       })
       .strict()
-      .default({ turnMs: 60_000, caseMs: 300_000, toolMs: 30_000 }),
+      .default({ turnMs: 60_000, caseMs: 300_000, toolMs: 30_000, serverStartMs: 30_000 }),
     out: z.string().default('reports').describe('Folder that receives reports/<run-id>/, relative to the config file'),
     gate: GateSchema.default({ maxInfraErrorRate: 0.2 }),
   })

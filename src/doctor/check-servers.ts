@@ -29,7 +29,7 @@ export async function checkSuites(specs: readonly string[], configDir: string, t
     }
     for (const [name, server] of servers) {
       const subject = `suite ${loaded.suite.name}, server ${name}`;
-      const bounds = { timeoutMs, setting: 'timeouts.toolMs' };
+      const bounds = { timeoutMs, setting: 'timeouts.serverStartMs' };
       try {
         const conn = await connectServer(name, server, dirname(file), bounds);
         try {

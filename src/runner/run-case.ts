@@ -16,6 +16,8 @@ export interface CaseSettings {
   turnMs: number;
   caseMs: number;
   toolMs: number;
+  /** How long the case's servers may take to start and list their tools. */
+  serverStartMs: number;
   graders: Grader[];
   /** Folder holding the schema cache (`<config dir>/schemas/<suite>.json`'s parent). */
   schemaDir: string;
@@ -45,8 +47,9 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
   let protocol: CaseRecord['protocol'] = 'xml-tags';
   let catalogHash = '';
   let catalogDrift: CaseRecord['catalogDrift'];
-  // Starting the servers and listing their tools are bounded like a tool call, and end at once on Ctrl-C.
-  const bounds = { timeoutMs: settings.toolMs, setting: 'timeouts.toolMs', cancel: abort };
+  // Starting the servers and listing their tools have their own bound (a start may be slower than any tool call: a
+  // process to spawn, a package to fetch), and end at once on Ctrl-C.
+  const bounds = { timeoutMs: settings.serverStartMs, setting: 'timeouts.serverStartMs', cancel: abort };
   const session = await pool.openCase(suite, c, bounds).catch((e: unknown) => e as Error);
   try {
     if (session instanceof Error) throw session;
