@@ -104,7 +104,9 @@ export const ConfigSchema = z
     reporters: z
       .array(ReporterEntrySchema)
       .optional()
-      .describe('Report writers (default: every built-in); run.json is always written; paths are relative to the config file'),
+      .describe(
+        'Report writers (default: every built-in); run.json is always written; paths are relative to the config file',
+      ),
     repeats: z.number().int().min(1).max(1000).default(1),
     concurrency: z.number().int().min(1).max(1024).default(4),
     seed: z.number().int().default(1),

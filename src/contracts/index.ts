@@ -1,3 +1,4 @@
+export type * from '../run-log/schema.js';
 export type * from './grade.js';
 export type * from './json-schema.js';
 export type * from './mock-server.js';
@@ -7,7 +8,6 @@ export type * from './plugin.js';
 export type * from './provider.js';
 export type * from './renderer.js';
 export type * from './reporter.js';
-export type * from '../run-log/schema.js';
 export type * from './suite.js';
 export type * from './tool.js';
 export type * from './transcript.js';
