@@ -63,6 +63,9 @@ export const EXIT_USAGE = 2;
 /** Exit code of an infrastructure fault or a bug: the run could not be carried out as configured. */
 export const EXIT_INTERNAL = 3;
 
+/** Exit code of a run interrupted by the user (128 + SIGINT), as shells report it. */
+export const EXIT_INTERRUPTED = 130;
+
 /** The exit code a command that failed with `e` ends with: EXIT_USAGE for the usage codes, else EXIT_INTERNAL. */
 export function exitCodeOf(e: unknown): number {
   return isToolgaugeError(e) && USAGE_CODES.has(e.code) ? EXIT_USAGE : EXIT_INTERNAL;

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { withoutKeys } from '../../providers/shared/env.js';
@@ -7,22 +7,23 @@ import { checkListedExpectations } from '../config/check-expectations.js';
 import { ConfigSchema } from '../config/config-schema.js';
 import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
+import { ToolgaugeError } from '../errors.js';
+import { finishRun } from '../gate/finish-run.js';
 import { resolveGraders, resolveProviders, resolveStrategies } from '../plugins/index.js';
+import { resolveReporters } from '../plugins/reporter-registry.js';
+import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
+import { RunReporters } from '../report/run-reporters.js';
+import { readRunLog } from '../run-log/reader.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RUN_LOG_FORMAT } from '../run-log/schema.js';
-import { ToolgaugeError } from '../errors.js';
-import { judgeRun } from '../gate/judge.js';
-import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
-import { readRunLog } from '../run-log/reader.js';
-import { resolveReporters } from '../plugins/reporter-registry.js';
-import { RunReporters } from '../report/run-reporters.js';
 import { type PlanItem, plan, planSize } from '../runner/plan.js';
 import { runEval } from '../runner/run-eval.js';
-import { inShard, parseShard } from '../util/shard.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { lockRunDir } from '../util/run-lock.js';
+import { inShard, parseShard } from '../util/shard.js';
 import { sharedTokenCounter } from '../util/token-counter.js';
-import { abortOnInterrupt, EXIT_INTERRUPTED } from './interrupt.js';
+import { abortOnInterrupt } from './interrupt.js';
+import { printFinished } from './print-finished.js';
 import { Progress } from './progress.js';
 import { gitCommit, newRunId } from './run-meta.js';
 
@@ -154,31 +155,24 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     stopListening();
   }
   // Reports and gate: compare with the committed baseline (when there is one), write every report, exit code.
-  let judged: ReturnType<typeof judgeRun> | undefined;
-  try {
-    judged = outcome.interrupted ? undefined : judgeRun(outcome.aggregate, config.gate, loaded.dir);
-  } catch (e) {
-    sink.discard();
-    throw e;
-  }
-  const summary = await sink.finish({
-    displayDir: displayPath(runDir),
+  const finished = await finishRun({
     aggregate: outcome.aggregate,
+    runDir,
+    displayDir: displayPath(runDir),
     interrupted: outcome.interrupted,
-    ...(judged ? { comparison: judged.comparison, gate: judged.verdict } : {}),
+    cancelled: outcome.interrupted,
+    gate: config.gate,
+    configDir: loaded.dir,
+    reports: sink,
   });
-  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, summary);
-  process.stdout.write(`\n${summary}`);
-  if (outcome.interrupted || !judged) {
+  printFinished(finished);
+  if (outcome.interrupted) {
     process.stderr.write(
       `Run interrupted: ${outcome.aggregate.total} finished cases are saved in ${displayPath(outcome.runLog)}.\nResume with: toolgauge eval --resume ${displayPath(runDir)}\n`,
     );
-    resumeLock?.release();
-    return EXIT_INTERRUPTED;
   }
-  for (const line of judged.verdict.lines) process.stderr.write(`${line}\n`);
   resumeLock?.release();
-  return judged.verdict.exitCode;
+  return finished.exitCode;
 }
 
 /** The flags that override a bounded number of the config, with the config field that sets its bounds. */

@@ -1,19 +1,21 @@
-import { appendFileSync, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { resolveSuitePath } from '../config/load-config.js';
 import { loadSuite } from '../config/load-suite.js';
 import { displayPath } from '../config/load-yaml.js';
-import { resolveGraders } from '../plugins/index.js';
-import { RUN_LOG_FORMAT } from '../run-log/schema.js';
 import { ToolgaugeError } from '../errors.js';
+import { finishRun } from '../gate/finish-run.js';
 import { gradeOutputs } from '../offline/grade-outputs.js';
 import { protocolFlag, textProtocolOf } from '../offline/recorded-transcript.js';
+import { resolveGraders } from '../plugins/index.js';
 import { REPORT_FILES, ReportSink } from '../report/report-sink.js';
-import { parseShard } from '../util/shard.js';
+import { RUN_LOG_FORMAT } from '../run-log/schema.js';
 import { toolgaugeVersion } from '../util/package-root.js';
-import { abortOnInterrupt, EXIT_INTERRUPTED } from './interrupt.js';
+import { parseShard } from '../util/shard.js';
+import { abortOnInterrupt } from './interrupt.js';
+import { printFinished } from './print-finished.js';
 import { Progress } from './progress.js';
 import { gitCommit, newRunId } from './run-meta.js';
 
@@ -108,19 +110,27 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
   }
   progress?.end();
   const { aggregate, interrupted } = graded;
-  // (onStart always ran before gradeOutputs returned)
-  const summary = await (sink as ReportSink).finish({ aggregate, displayDir: displayPath(runDir), interrupted });
-  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, summary);
+  // No gate: grading recorded replies measures them; it has no baseline to regress from.
+  const finished = await finishRun({
+    aggregate,
+    runDir,
+    displayDir: displayPath(runDir),
+    interrupted,
+    cancelled: interrupted,
+    gate: null,
+    configDir: cwd,
+    // (onStart always ran before gradeOutputs returned)
+    reports: sink as ReportSink,
+  });
   // -q hides the progress only, as eval's does: the summary is the command's answer
-  process.stdout.write(`\n${summary}`);
+  printFinished(finished);
   process.stderr.write(`grade: wrote run.jsonl, ${REPORT_FILES.join(', ')} in ${displayPath(runDir)}\n`);
   if (interrupted) {
     process.stderr.write(
       `grade: interrupted after ${aggregate.total} of the file's lines; every graded line is kept\n`,
     );
-    return EXIT_INTERRUPTED;
   }
-  return 0;
+  return finished.exitCode;
 }
 
 /** Standard input copied to a file in a fresh temporary folder, removed after grading. */

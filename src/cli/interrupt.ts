@@ -1,7 +1,6 @@
-import { ToolgaugeError } from '../errors.js';
+import { EXIT_INTERRUPTED, ToolgaugeError } from '../errors.js';
 
-/** Exit code of a run interrupted by the user (128 + SIGINT), as shells report it. */
-export const EXIT_INTERRUPTED = 130;
+export { EXIT_INTERRUPTED };
 
 /**
  * Turns the first Ctrl-C (or SIGTERM) into an abort of `controller`, so the command stops after the work in hand

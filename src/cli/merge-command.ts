@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, rmdirSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
-import { finishRun } from '../gate/finish-run.js';
+import { finishRun, gateOfRun } from '../gate/finish-run.js';
 import { mergeRuns } from '../offline/merge-runs.js';
 import { lockRunDir } from '../util/run-lock.js';
+import { printFinished } from './print-finished.js';
 import { newRunId } from './run-meta.js';
 
 /** Flags of `toolgauge merge`. */
@@ -25,7 +26,16 @@ export async function mergeCommand(dirs: string[], flags: MergeFlags): Promise<n
     const outcome = await mergeRuns(dirs, outDir, basename(outDir), { allowPartial: flags.allowPartial ?? false });
     for (const w of outcome.warnings) process.stderr.write(`${w}\n`);
     process.stderr.write(`merge: ${outcome.aggregate.total} cases from ${dirs.length} runs → ${displayPath(outDir)}\n`);
-    return await finishRun(outcome.aggregate, outDir, outcome.interrupted);
+    // judged like `eval` of the whole plan: the config's gate, and its baseline
+    const finished = await finishRun({
+      aggregate: outcome.aggregate,
+      runDir: outDir,
+      displayDir: displayPath(outDir),
+      interrupted: outcome.interrupted,
+      ...gateOfRun(outcome.header, process.cwd()),
+    });
+    printFinished(finished);
+    return finished.exitCode;
   } catch (e) {
     lock.release();
     // a refused merge leaves no empty run folder behind (a folder with anything in it is kept)

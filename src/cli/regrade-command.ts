@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
-import { finishRun } from '../gate/finish-run.js';
+import { finishRun, gateOfRun } from '../gate/finish-run.js';
 import { regradeRun } from '../offline/regrade-run.js';
 import { lockRunDir } from '../util/run-lock.js';
+import { printFinished } from './print-finished.js';
 import { newRunId } from './run-meta.js';
 
 export interface RegradeFlags {
@@ -34,7 +35,16 @@ export async function regradeCommand(runDir: string, flags: RegradeFlags): Promi
     process.stderr.write(
       `regrade: ${outcome.aggregate.total} records regraded${outcome.reparsed.on ? ' (replies parsed again)' : ''}, ${outcome.changed} with changed grades → ${displayPath(outcome.runDir)}\n`,
     );
-    return await finishRun(outcome.aggregate, outcome.runDir, outcome.interrupted);
+    // judged like `eval` of the run: the config's gate, and its baseline
+    const finished = await finishRun({
+      aggregate: outcome.aggregate,
+      runDir: outcome.runDir,
+      displayDir: displayPath(outcome.runDir),
+      interrupted: outcome.interrupted,
+      ...gateOfRun(outcome.header, process.cwd()),
+    });
+    printFinished(finished);
+    return finished.exitCode;
   } finally {
     lock?.release();
   }
