@@ -104,47 +104,69 @@ function loadYaml<S extends z.ZodType>(
   schema: S,
   code: ErrorCode,
   check: ((data: z.infer<S>) => CheckResult) | undefined,
-  allowJson: boolean,
+  allowFast: boolean,
 ): LoadedYaml<z.infer<S>> {
   const shown = displayPath(file);
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : String(e);
-    throw new ToolgaugeError(code === 'CONFIG_INVALID' ? 'CONFIG_NOT_FOUND' : code, `${shown}: ${reason}`);
-  }
-  // JSON is YAML too, and JSON.parse is ~100x faster than the located YAML parser (1-2 ms per case): large generated
-  // suites (BFCL imports, benchmarks) are written as JSON. Any problem falls through to the YAML path to locate it.
-  if (allowJson && text.trimStart().startsWith('{')) {
-    const fast = fastJson(text, schema, check);
-    if (fast.ok) {
-      let located: LoadedYaml<unknown> | undefined;
-      const locate = (path: readonly PropertyKey[]) => {
-        located ??= loadYaml(file, z.unknown(), code, undefined, false);
-        return located.locate(path);
-      };
-      return { data: fast.data, locate };
+  const read = () => readText(file, code);
+  if (allowFast) {
+    const fast = parseFast(read());
+    // JSON is YAML too, and JSON.parse is ~100x faster than the located YAML parser (1-2 ms per case): large generated
+    // suites (BFCL imports, benchmarks) are written as JSON. Any problem falls through to the YAML path to locate it.
+    if (fast.kind === 'json') {
+      const valid = validJson(fast.data, schema, check);
+      if (valid.ok) {
+        let located: LoadedYaml<unknown> | undefined;
+        const locate = (path: readonly PropertyKey[]) => {
+          located ??= loadYaml(file, z.unknown(), code, undefined, false);
+          return located.locate(path);
+        };
+        return { data: valid.data, locate };
+      }
     }
-  }
-  // The bulk of a YAML file goes through the fast parser (js-yaml, no positions); the located parser (`yaml`) reads it
-  // only when that parser refuses it (a syntax error, an alias) or, one batch of cases at a time, to locate a problem.
-  if (allowJson) {
-    const fast = parseYamlFast(text);
-    if (fast.ok) {
+    // The bulk of a YAML file goes through the fast parser (js-yaml, no positions); the located parser (`yaml`) reads
+    // it only when that parser refuses it (a syntax error, an alias) or, one batch of cases at a time, to locate a
+    // problem. The text is not kept meanwhile (a 100,000-case suite is ~45 MB as a string): it is read again then.
+    if (fast.kind === 'yaml') {
       let located: Located | undefined;
       const whole = (path: readonly PropertyKey[]) => {
-        located ??= parseLocated(file, text, code);
+        located ??= parseLocated(file, read(), code);
         return nodePosition(located.doc, located.lineCounter, path, 0);
       };
-      const where = batchLocator(text, fast.batches, whole);
+      const where = batchLocator(read, fast.batches, whole);
       return validate(file, fast.data, schema, code, check, (path) => `${shown}${where(path)}: ${formatPath(path)}`);
     }
   }
-  const { doc, lineCounter, data } = parseLocated(file, text, code);
+  const { doc, lineCounter, data } = parseLocated(file, read(), code);
   const locateFull = (path: readonly PropertyKey[]) =>
     `${shown}${nodePosition(doc, lineCounter, path, 0)}: ${formatPath(path)}`;
   return validate(file, data, schema, code, check, locateFull);
+}
+
+function readText(file: string, code: ErrorCode): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : String(e);
+    throw new ToolgaugeError(code === 'CONFIG_INVALID' ? 'CONFIG_NOT_FOUND' : code, `${displayPath(file)}: ${reason}`);
+  }
+}
+
+/** A file's data by JSON.parse (text in braces) or the fast YAML parser; `none` when the located parser must read it. */
+function parseFast(
+  text: string,
+):
+  | { kind: 'json'; data: unknown }
+  | { kind: 'yaml'; data: unknown; batches: readonly FastYamlBatch[] }
+  | { kind: 'none' } {
+  if (text.trimStart().startsWith('{')) {
+    try {
+      return { kind: 'json', data: JSON.parse(text) };
+    } catch {
+      // YAML in flow style, or broken: the YAML parsers decide
+    }
+  }
+  const fast = parseYamlFast(text);
+  return fast.ok ? { kind: 'yaml', data: fast.data, batches: fast.batches } : { kind: 'none' };
 }
 
 interface Located {
@@ -229,11 +251,12 @@ function nodePosition(
  * case) re-parses that batch alone with the located parser; any other path, the whole file (`whole`).
  */
 function batchLocator(
-  text: string,
+  read: () => string,
   batches: readonly FastYamlBatch[],
   whole: (path: readonly PropertyKey[]) => string,
 ): (path: readonly PropertyKey[]) => string {
   const parsed = new Map<FastYamlBatch, { doc: YamlDocument; lineCounter: YamlLineCounter }>();
+  let text: string | undefined;
   return (path) => {
     const [key, index] = path;
     const batch =
@@ -245,6 +268,7 @@ function batchLocator(
     if (!entry) {
       const { LineCounter, parseDocument } = yaml();
       const lineCounter = new LineCounter();
+      text ??= read();
       const doc = parseDocument(text.slice(batch.start, batch.end), { lineCounter, prettyErrors: false });
       entry = { doc, lineCounter };
       parsed.set(batch, entry);
@@ -276,18 +300,12 @@ function typeName(value: unknown): string {
   return typeof value;
 }
 
-/** Valid JSON that passes the schema and the check, or not ok (then the YAML path reports the located problem). */
-function fastJson<S extends z.ZodType>(
-  text: string,
+/** JSON data that passes the schema and the check, or not ok (then the YAML path reports the located problem). */
+function validJson<S extends z.ZodType>(
+  raw: unknown,
   schema: S,
   check?: (data: z.infer<S>) => CheckResult,
 ): { ok: true; data: z.infer<S> } | { ok: false } {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { ok: false };
-  }
   const result = schema.safeParse(raw);
   if (!result.success || issuesOf(check?.(result.data)).length > 0) return { ok: false };
   return { ok: true, data: result.data };
