@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,6 +97,27 @@ describe('config composition', () => {
     expect(res.stderr).toContain('gate: passed');
     expect(res.stderr).toMatch(/→ runs\//);
     expect(res.code).toBe(0);
+  }, 60_000);
+
+  it('every path of a config is relative to it: suites, out and plugin modules (the baseline: tests/baseline-path)', async () => {
+    const dir = folder({});
+    mkdirSync(join(dir, 'project', 'plugins'), { recursive: true });
+    writeFileSync(
+      join(dir, 'project', 'plugins', 'always.mjs'),
+      "export const grader = { name: 'always', description: 'passes every case', grade: () => ({ grader: 'always', pass: true, score: 1, reason: 'ok' }) };\n",
+    );
+    writeFileSync(
+      join(dir, 'project', 'cfg.yaml'),
+      'suites: [excel]\nrenderers: [full-details]\nproviders: [sim:oracle]\ngraders: [plugins/always.mjs]\nout: runs\ngate: { baseline: none }\n',
+    );
+    // run from the folder above, and from an unrelated one: the same files are found
+    for (const cwd of [dir, tmpdir()]) {
+      const res = await runCliAnywhere(['eval', '-c', join(dir, 'project', 'cfg.yaml'), '-q'], cwd);
+      expect(res.stderr).toContain('gate: passed');
+      expect(res.stdout).toContain('always');
+      expect(res.code).toBe(0);
+    }
+    expect(readdirSync(join(dir, 'project', 'runs'))).toHaveLength(2);
   }, 60_000);
 
   it('a config with provider options only, combined with --suite and --provider-option', async () => {
