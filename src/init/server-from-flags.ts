@@ -90,9 +90,10 @@ export function guessServerName(flags: InitServerFlags, words: readonly string[]
 function clean(name: string): string {
   const c = name
     .toLowerCase()
+    .replace(/\.(c|m)?[jt]s$|\.py$/, '')
+    .replace(/[^a-z0-9-]+/g, '-')
     .replace(/^(mcp-server-|server-|mcp-)/, '')
     .replace(/(-mcp-server|-server|-mcp)$/, '')
-    .replace(/[^a-z0-9-]+/g, '-')
     .replace(/^-+|-+$/g, '');
   return c || 'server';
 }
