@@ -387,7 +387,10 @@ program
   .description(
     'Connect to an MCP server, list its tools, write a starter config, suite, schema cache and CI workflow, then run a first eval with sim:oracle',
   )
-  .option('--server <command>', 'a stdio MCP server\'s command line, e.g. "npx -y @modelcontextprotocol/server-filesystem ."')
+  .option(
+    '--server <command>',
+    'a stdio MCP server\'s command line, e.g. "npx -y @modelcontextprotocol/server-filesystem ."',
+  )
   .option('--url <url>', 'a Streamable HTTP MCP server, e.g. http://127.0.0.1:8123/mcp')
   .option('--builtin <name>', 'a bundled mock server: excel, economist, coder')
   .option('--name <name>', 'suite and server name (default: from the command, package or bundled name)')
@@ -405,7 +408,7 @@ program
 program
   .command('doctor')
   .description(
-    'Check the setup: Node version, each provider\'s key or server, that each MCP server starts and lists its tools, the baseline',
+    "Check the setup: Node version, each provider's key or server, that each MCP server starts and lists its tools, the baseline",
   )
   .option('-c, --config <file>', 'config file', 'toolgauge.config.yaml')
   .option('-s, --suite <suite>', 'suite file or bundled suite name (repeatable; replaces the config list)', collect)
