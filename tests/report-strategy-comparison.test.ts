@@ -69,7 +69,7 @@ describe('strategy comparison per provider', () => {
     const md = renderSummary(await run(), { runDir: 'reports/x', interrupted: false });
     expect(md).toContain('## Strategies per provider');
     expect(md).toContain('### sim:guesser (simulated)');
-    expect(md).toMatch(/\| names-only \| 120 \| .*30% · \*\*−60\.0 pts \[−\d+\.\d pts, −\d+\.\d pts\]\*\* p=0\.031/);
+    expect(md).toMatch(/\| names-only \| 120 \| .*30% · \*\*−60\.0 \[−\d+\.\d, −\d+\.\d\]\*\* p=0\.031/);
     expect(md).toContain('| full-details | 120 | **90%** ★ best');
   });
 });

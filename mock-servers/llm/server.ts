@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loopbackRefusal, loopbackRefusalMessage } from '../../src/util/loopback-guard.js';
+import { MockPromptCache } from './prompt-cache.js';
 import { toNeutral } from './to-neutral.js';
 import type { Fault, FaultPlan, LlmApi, LlmMockHandle, LlmMockOptions, MockReply, RecordedRequest } from './types.js';
 import { errorBody, estimateUsage, malformedFrame, type WireContext, type WireOutput } from './wire-output.js';
@@ -53,6 +54,7 @@ function authorised(req: IncomingMessage, key: string | undefined): boolean {
  */
 export async function startLlmMock(options: LlmMockOptions): Promise<LlmMockHandle> {
   const requests: RecordedRequest[] = [];
+  const promptCache = new MockPromptCache();
   const perPath = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
   let count = 0;
@@ -145,7 +147,7 @@ export async function startLlmMock(options: LlmMockOptions): Promise<LlmMockHand
     }
     const b = body as Record<string, unknown>;
     const includeUsage = (b.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
-    const usage = reply.usage ?? estimateUsage(text, reply);
+    const usage = reply.usage ?? promptCache.apply(api, body, neutral, estimateUsage(text, reply));
     const out = render(api, neutral.stream, reply, { model: neutral.model, requestNumber: n, usage, includeUsage });
     writeOutput(res, api, out, neutral.stream, fault);
   }

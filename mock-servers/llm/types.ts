@@ -34,7 +34,10 @@ export interface MockToolCall {
 export interface MockUsage {
   input: number;
   output: number;
+  /** Prompt-cache reads (of `input`). */
   cached?: number;
+  /** Prompt-cache writes (of `input`; Anthropic's cache_creation_input_tokens). */
+  cacheWrite?: number;
 }
 
 /** The model's answer, wire-independent. */

@@ -12,10 +12,11 @@ function blocksOf(reply: MockReply, ctx: WireContext) {
 
 function usageOf(ctx: WireContext, output: number) {
   const cached = ctx.usage.cached ?? 0;
+  const written = ctx.usage.cacheWrite ?? 0;
   return {
-    input_tokens: ctx.usage.input - cached,
+    input_tokens: ctx.usage.input - cached - written,
     output_tokens: output,
-    cache_creation_input_tokens: 0,
+    cache_creation_input_tokens: written,
     cache_read_input_tokens: cached,
   };
 }

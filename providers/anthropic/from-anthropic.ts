@@ -23,7 +23,7 @@ export function normaliseStopReason(reason: string | null | undefined): string {
 
 /**
  * A Messages API reply → the neutral result. `usage.input` counts every prompt token (uncached + cache writes +
- * cache reads), like OpenAI's `prompt_tokens`; `usage.cached` is the cache reads.
+ * cache reads), like OpenAI's `prompt_tokens`; `usage.cached` is the cache reads and `usage.cacheWrite` the writes.
  */
 export function fromAnthropicMessage(providerId: string, message: AnthropicMessage): SdkResult {
   if (!Array.isArray(message?.content)) {
@@ -53,6 +53,8 @@ export function fromAnthropicMessage(providerId: string, message: AnthropicMessa
       output: u.output_tokens ?? 0,
     };
     if (u.cache_read_input_tokens != null) usage.cached = cachedRead;
+    // writes only when there were any, so a reply without caching reads as before
+    if (u.cache_creation_input_tokens) usage.cacheWrite = u.cache_creation_input_tokens;
     result.usage = usage;
   }
   return result;

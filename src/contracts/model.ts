@@ -60,10 +60,14 @@ export interface ModelRequest {
   meta: { caseId: string; repeat: number; seed: number; renderer: string; turn: number };
 }
 
+/** Token counts as the provider reported them. `input` counts every prompt token, cached or not. */
 export interface Usage {
   input: number;
   output: number;
+  /** Prompt-cache reads, part of `input` (OpenAI cached_tokens, Anthropic cache_read_input_tokens). */
   cached?: number;
+  /** Prompt-cache writes, part of `input` (Anthropic cache_creation_input_tokens). */
+  cacheWrite?: number;
 }
 
 export interface ModelResponse {

@@ -1,6 +1,7 @@
 import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
 import { type RunSnapshot, snapshotOf } from './snapshot.js';
+import { compareStrategies, type StrategyComparison } from './strategy-comparison.js';
 import { wilson } from './wilson.js';
 
 export interface RunJson {
@@ -20,7 +21,8 @@ export interface RunJson {
     cases: number;
     errors: number;
     promptTokensMean: number;
-    usage: { input: number; output: number; cached: number };
+    /** Summed as the providers reported them: cached = prompt-cache reads, cacheWrite = writes (both part of input). */
+    usage: { input: number; output: number; cached: number; cacheWrite: number };
     graders: Record<
       string,
       { pass: number; n: number; rate: number; wilson95: [number, number]; passHatK: number | null }
@@ -35,6 +37,11 @@ export interface RunJson {
     removed: number;
   };
   gate?: { exitCode: number; lines: string[] };
+  /**
+   * Per provider and grader, every strategy against the provider's best on the same cases (report.html's "Which
+   * strategy?" and summary.md's "Strategies per provider"). Providers are never pooled.
+   */
+  strategies: StrategyComparison[];
   /** The compact per-case numbers: what `baseline update` promotes and `compare` pairs on. */
   snapshot: RunSnapshot;
 }
@@ -93,6 +100,7 @@ export function renderRunJson(
         }
       : null,
     ...(extra.gate ? { gate: extra.gate } : {}),
+    strategies: compareStrategies(agg),
     snapshot: snapshotOf(agg, { cases: opts.snapshotCases !== false }),
   };
 }

@@ -1,15 +1,18 @@
 import type { RunAggregate } from '../run-log/aggregate.js';
-import { mdCell, pct, signedPts } from './format.js';
+import { mdCell, pct } from './format.js';
 import { compareStrategies, type StrategyRow } from './strategy-comparison.js';
+
+/** Points with a sign, one decimal, no unit: +0.0, −71.6. */
+const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}`;
 
 function cellText(row: StrategyRow | undefined): string {
   if (!row) return '–';
   if (row.best) return `**${pct(row.rate)}** ★ best`;
   const v = row.vsBest;
   if (!v) return pct(row.rate);
-  const p = v.pAdjusted < 0.001 ? 'p<0.001' : `p=${v.pAdjusted.toFixed(3)}`;
-  const diff = `${signedPts(v.diff)} [${signedPts(v.ci95[0])}, ${signedPts(v.ci95[1])}]`;
-  return `${pct(row.rate)} · ${v.significant ? `**${diff}** ${p}` : `${diff} ${p}`}`;
+  const diff = `${pts(v.diff)} [${pts(v.ci95[0])}, ${pts(v.ci95[1])}]`;
+  if (!v.significant) return `${pct(row.rate)} · ${diff} n.s.`;
+  return `${pct(row.rate)} · **${diff}** ${v.pAdjusted < 0.001 ? 'p<0.001' : `p=${v.pAdjusted.toFixed(3)}`}`;
 }
 
 /**
@@ -27,7 +30,7 @@ export function strategiesMarkdown(agg: RunAggregate): string[] {
     '',
     '## Strategies per provider',
     '',
-    "Each strategy against the provider's best on the same cases: pass rate · difference [95% interval] and exact McNemar p (Holm-corrected); bold = significant. Providers are not pooled.",
+    "Each strategy against the provider's best on the same cases: pass rate · difference in points [95% interval], bold with its exact McNemar p (Holm-corrected) when significant, n.s. when not. Providers are not pooled.",
   ];
   for (const [provider, simulated] of providers) {
     lines.push('', `### ${mdCell(provider)}${simulated ? ' (simulated)' : ''}`, '');

@@ -16,7 +16,7 @@ export interface CellStats {
   errors: number;
   graders: Map<string, GraderTally>;
   promptTokens: number;
-  usage: { input: number; output: number; cached: number };
+  usage: { input: number; output: number; cached: number; cacheWrite: number };
   durationMs: number;
   /**
    * Calls found in the cell's replies, by how they were written: the requested protocol, or another shape (a model
@@ -116,7 +116,7 @@ export class RunAggregate {
         errors: 0,
         graders: new Map(),
         promptTokens: 0,
-        usage: { input: 0, output: 0, cached: 0 },
+        usage: { input: 0, output: 0, cached: 0, cacheWrite: 0 },
         durationMs: 0,
         shapes: new Map(),
         protocols: new Set(),
@@ -156,6 +156,7 @@ export class RunAggregate {
     c.usage.input += record.usage.input;
     c.usage.output += record.usage.output;
     c.usage.cached += record.usage.cached ?? 0;
+    c.usage.cacheWrite += record.usage.cacheWrite ?? 0;
     if (record.catalogDrift) this.drift.set(record.suite, record.catalogDrift);
     c.protocols.add(record.protocol);
     // (a log written by hand or by an older version may lack parts of the transcript)

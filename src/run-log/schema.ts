@@ -80,7 +80,13 @@ export const CaseRecordSchema = z.object({
   grades: z.array(GradeSchema),
   startedAt: z.string(),
   durationMs: z.number(),
-  usage: z.object({ input: z.number(), output: z.number(), cached: z.number().optional() }),
+  /** Summed over the turns as the provider reported them; cached = prompt-cache reads, cacheWrite = writes. */
+  usage: z.object({
+    input: z.number(),
+    output: z.number(),
+    cached: z.number().optional(),
+    cacheWrite: z.number().optional(),
+  }),
   /** An infrastructure error: the case is not graded and counts as an error, never as a failure. */
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
