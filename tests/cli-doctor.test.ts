@@ -49,9 +49,33 @@ describe('toolgauge doctor', () => {
       /FAIL {2}suite broken, server crashy: MCP server 'crashy' failed to start.*no database configured/,
     );
     expect(out).toMatch(/warn {2}baseline: reports\/baseline\.json not found.*\n +fix: .*toolgauge baseline update/);
-    expect(out).toMatch(/doctor: 3 problems to fix, 1 warning/);
+    // a local server with the hosted defaults (turns of 60 s): how to size them
+    expect(out).toMatch(
+      /warn {2}sizing for openai-compatible:up: timeouts\.turnMs 60000 is sized for a hosted API.*\n +fix: timeouts\.turnMs: 300000 on a CPU.*docs\/providers\.md/,
+    );
+    expect(out).toMatch(/doctor: 3 problems to fix, 3 warnings/);
     expect(res.code).toBe(1);
   }, 60_000);
+
+  it('says when more cases are in flight than a local server takes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-size-'));
+    writeFileSync(
+      join(dir, 'c.yaml'),
+      [
+        'suites: [economist]',
+        `providers: [{ id: openai-compatible:local, options: { baseURL: "${llm.url}/v1", concurrency: 1, timeoutMs: 300000 } }]`,
+        'concurrency: 8',
+        'timeouts: { turnMs: 300000 }',
+        'gate: { baseline: none }',
+      ].join('\n'),
+    );
+    const res = await runCliAnywhere(['doctor', '-c', 'c.yaml'], dir);
+    expect(res.stdout).toMatch(
+      /warn {2}sizing for openai-compatible:local: 8 cases in flight for 1 request slot\(s\).*\n +fix: concurrency: 1/,
+    );
+    expect(res.stdout).toContain('doctor: ready to run (1 warning)');
+    expect(res.code).toBe(0);
+  }, 30_000);
 
   it('is ready when everything is: exit 0', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-ok-'));

@@ -4,6 +4,7 @@ import { checkBaseline } from '../doctor/check-baseline.js';
 import { checkNode } from '../doctor/check-node.js';
 import { checkProviders } from '../doctor/check-providers.js';
 import { checkSuites } from '../doctor/check-servers.js';
+import { checkSizing } from '../doctor/check-sizing.js';
 import { type Finding, formatFinding } from '../doctor/finding.js';
 import { errorMessage } from '../errors.js';
 
@@ -45,6 +46,7 @@ export async function doctorCommand(flags: DoctorFlags): Promise<number> {
   }
   const { config } = loaded;
   for (const f of await checkProviders(config.providers, loaded.dir, loaded.origin.providers)) report(f);
+  for (const f of checkSizing(config)) report(f);
   for (const f of await checkSuites(config.suites, loaded.dir, config.timeouts.serverStartMs)) report(f);
   report(checkBaseline(config.gate, loaded.dir, loaded.file));
   return summarize(findings);
