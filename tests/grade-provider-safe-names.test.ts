@@ -119,6 +119,7 @@ describe('a live run executes the tool a provider-safe name stands for', () => {
         turnMs: 10_000,
         caseMs: 20_000,
         toolMs: 10_000,
+        serverStartMs: 20_000,
         graders: Object.values(graders),
         schemaDir: DIR,
       },

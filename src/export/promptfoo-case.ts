@@ -37,6 +37,7 @@ export const PromptfooProviderConfigSchema = z
     seed: z.number().int().default(1),
     turnMs: z.number().int().positive().default(60_000),
     toolMs: z.number().int().positive().default(30_000),
+    serverStartMs: z.number().int().positive().default(30_000),
     caseMs: z.number().int().positive().default(300_000),
     /**
      * Offline rehearsal: the model is the LLM wire mock on loopback, answered by this simulated persona with the
@@ -185,6 +186,7 @@ export class PromptfooCaseRunner {
         turnMs: this.config.turnMs,
         caseMs: this.config.caseMs,
         toolMs: this.config.toolMs,
+        serverStartMs: this.config.serverStartMs,
         graders: [],
         schemaDir: this.baseDir,
       };
