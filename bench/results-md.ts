@@ -47,7 +47,11 @@ function value(r: BenchResult): string {
 const verdict = (met: boolean | null) => (met === null ? '—' : met ? 'yes' : '**no**');
 
 /** bench/results.md: the machine, then one row per figure. Pure. */
-export function renderResults(m: Machine, results: BenchResult[], opts: { quick: boolean }): string {
+export function renderResults(
+  m: Machine,
+  results: BenchResult[],
+  opts: { quick: boolean; loadAverageEnd?: string; note?: string },
+): string {
   const lines = [
     '# toolgauge benchmarks',
     '',
@@ -60,7 +64,9 @@ export function renderResults(m: Machine, results: BenchResult[], opts: { quick:
     `| memory | ${m.memoryGiB.toFixed(1)} GiB (${m.freeGiB.toFixed(1)} GiB free at start) |`,
     `| Node.js | ${m.node} (${m.os}) |`,
     `| load average at start (1/5/15 min) | ${m.loadAverage} |`,
+    ...(opts.loadAverageEnd ? [`| load average at end (1/5/15 min) | ${opts.loadAverageEnd} |`] : []),
     '',
+    ...(opts.note ? [opts.note, ''] : []),
     '| figure | measured | target | met | detail |',
     '|---|---:|---|:-:|---|',
     ...results.map(
