@@ -5,17 +5,18 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderers } from '../renderers/index.js';
 import { ServerPool } from '../src/catalog/server-pool.js';
 import { filterTools } from '../src/catalog/tool-filter.js';
-import { formatRendered, renderCommand, renderFor, renderTarget } from '../src/cli/render-command.js';
+import { formatRendered, renderCommand, renderTarget } from '../src/cli/render-command.js';
 import { schemasCommand } from '../src/cli/schemas-command.js';
 import { type LoadedSuite, loadSuite } from '../src/config/load-suite.js';
-import { resolveStrategies, type Strategy } from '../src/plugins/index.js';
 import type { RenderedRequest } from '../src/contracts/renderer.js';
+import { resolveStrategies, type Strategy } from '../src/plugins/index.js';
+import { renderCase } from '../src/render/render-case.js';
 import { ROOT } from './cli-helpers.js';
 
 /**
  * Issue 4: `toolgauge render` works for every bundled suite × case × renderer (plus option variants) × provider
  * kind (text-protocol strategies: every case with a rotating provider, plus every provider on a few cases). In-process: suites are parsed and each case's MCP server opened once, then every strategy × provider goes
- * through the functions renderCommand is made of (renderFor + formatRendered); renderCommand itself runs for every
+ * through the functions renderCommand is made of (renderCase + formatRendered); renderCommand itself runs for every
  * renderer × provider on one case per suite, and a real CLI process checks the printed format (render-cli.test.ts).
  */
 const SUITES = ['excel', 'economist', 'coder'].map((s) => join(ROOT, 'suites', `${s}.yaml`));
@@ -131,7 +132,7 @@ describe('toolgauge render works for every bundled suite, case, renderer and pro
             for (const [k, provider] of targets.entries()) {
               if (!native && k !== rotated && testCase !== loaded.suite.cases[k]) continue;
               const where = `${loaded.suite.name}/${testCase.id} ${strategy.label} ${provider.id}`;
-              const req = renderFor({ loaded, testCase, live, strategy, provider, baseDir: work });
+              const req = renderCase({ suite: loaded, testCase, live, strategy, provider, schemaDir: work }).rendered;
               for (const p of problemsOf(req, ENTRIES[i]!.protocol, testCase.prompt, tools))
                 problems.push(`${where}: ${p}`);
               // The printed form (token counting is the slow part: once per suite × strategy × provider).

@@ -1,6 +1,6 @@
 import type { LoadedSuite } from '../config/load-suite.js';
 import type { Message, Oracle } from '../contracts/model.js';
-import { oracleOf } from '../runner/oracle-of.js';
+import { oracleOf } from '../render/oracle-of.js';
 
 /** The oracles of a set of cases, found by the prompt a request opens with. */
 export interface CaseOracles {

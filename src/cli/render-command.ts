@@ -1,14 +1,12 @@
 import { providerLoaders } from '../../providers/index.js';
-import { caseCatalog } from '../catalog/case-catalog.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import { resolveSuitePath } from '../config/load-config.js';
-import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
-import { resolveProviders, resolveStrategies, type Strategy } from '../plugins/index.js';
+import { loadSuite } from '../config/load-suite.js';
 import type { ProviderKind } from '../contracts/model.js';
 import type { RenderedRequest } from '../contracts/renderer.js';
-import type { SuiteCase } from '../contracts/suite.js';
-import type { Catalog } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';
+import { resolveProviders, resolveStrategies } from '../plugins/index.js';
+import { type RenderTarget, renderCase } from '../render/render-case.js';
 import { requestTokens } from '../util/tokens.js';
 
 export interface RenderFlags {
@@ -46,7 +44,15 @@ export async function renderCommand(flags: RenderFlags): Promise<number> {
   let rendered: RenderedRequest;
   try {
     const session = await pool.openCase(loaded, testCase);
-    rendered = renderFor({ loaded, testCase, live: session.catalog, strategy: strategy!, provider, baseDir });
+    // the case's first request exactly as runCase sends it (printed without the simulated personas' oracle)
+    ({ rendered } = renderCase({
+      suite: loaded,
+      testCase,
+      live: session.catalog,
+      strategy: strategy!,
+      provider,
+      schemaDir: baseDir,
+    }));
     await session.release();
   } finally {
     await pool.closeAll();
@@ -54,36 +60,6 @@ export async function renderCommand(flags: RenderFlags): Promise<number> {
   const head = { suite: loaded.suite.name, caseId: testCase.id, strategy: strategy!.label, provider: provider.id };
   process.stdout.write(flags.json ? `${JSON.stringify(rendered, null, 2)}\n` : formatRendered(head, rendered));
   return 0;
-}
-
-export interface RenderTarget {
-  id: string;
-  kind: ProviderKind;
-}
-
-/** One case rendered by one strategy for one provider, from the live catalog or (for cache renderers) the cache. */
-export function renderFor(input: {
-  loaded: LoadedSuite;
-  testCase: SuiteCase;
-  live: Catalog;
-  strategy: Strategy;
-  provider: RenderTarget;
-  baseDir: string;
-}): RenderedRequest {
-  const { loaded, testCase, strategy } = input;
-  const catalog = caseCatalog({
-    live: input.live,
-    useCache: strategy.renderer.usesCache === true,
-    schemaDir: input.baseDir,
-    suite: loaded.suite,
-    testCase,
-  });
-  return strategy.renderer.render({
-    catalog,
-    case: testCase,
-    options: strategy.options,
-    provider: input.provider,
-  });
 }
 
 /** The text `toolgauge render` prints: a header with the prompt size, then each part of the request. */

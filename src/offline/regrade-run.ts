@@ -1,17 +1,17 @@
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { caseCatalog } from '../catalog/case-catalog.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import type { Config, RendererEntry } from '../config/config-schema.js';
 import { resolveSuitePath } from '../config/load-config.js';
 import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
-import { resolveGraders, resolveStrategies } from '../plugins/index.js';
 import type { Grade } from '../contracts/grade.js';
 import type { Catalog, ToolDef } from '../contracts/tool.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { ToolgaugeError } from '../errors.js';
 import { parseResponse } from '../parse/index.js';
 import { parseTools } from '../parse/parse-tools.js';
+import { resolveGraders, resolveStrategies } from '../plugins/index.js';
+import { caseView } from '../render/render-case.js';
 import { RunAggregate } from '../run-log/aggregate.js';
 import { caseRecords, readHeader } from '../run-log/reader.js';
 import { runLogOf } from '../run-log/run-folder.js';
@@ -69,7 +69,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
   const strategies = fromGrade
     ? []
     : await resolveStrategies(config.renderers as RendererEntry[], configDir, where('renderers'));
-  const usesCache = new Map(strategies.map((s) => [s.label, s.renderer.usesCache === true]));
+  const strategyOf = new Map(strategies.map((s) => [s.label, s]));
   const suites = new Map<string, LoadedSuite>();
   const suiteFiles = fromGrade
     ? header.suites.map((s) => gradedSuiteFile(s.file, header.configFile))
@@ -131,12 +131,13 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
         ({ list: tools, hash } = caseTools.cached(c) ?? (await caseTools.of(c)));
       } else {
         // As the run did: a cached-schemas renderer showed the cache, drifted from the live server or not.
-        ({ tools, hash } = caseCatalog({
-          live: await liveTools(suite),
-          useCache: usesCache.get(record.renderer) === true,
-          schemaDir: configDir,
-          suite: suite.suite,
+        // (the tools renderCase showed; a renderer no longer in the config showed the live ones)
+        ({ tools, hash } = caseView({
+          suite,
           testCase: c,
+          live: await liveTools(suite),
+          strategy: strategyOf.get(record.renderer),
+          schemaDir: configDir,
         }));
       }
       if (record.catalogHash && hash !== record.catalogHash) drifted++;

@@ -1,12 +1,10 @@
-import { caseCatalog } from '../catalog/case-catalog.js';
 import type { ServerPool } from '../catalog/server-pool.js';
 import type { Grade, Grader } from '../contracts/grade.js';
-import type { ModelRequest } from '../contracts/model.js';
-import type { CaseRecord } from '../run-log/schema.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { errorMessage, isToolgaugeError } from '../errors.js';
+import { renderCase } from '../render/render-case.js';
+import type { CaseRecord } from '../run-log/schema.js';
 import { CaseAbort, LoopError, runAgentLoop } from './agent-loop.js';
-import { oracleOf } from './oracle-of.js';
 import type { PlanItem } from './plan.js';
 import { promptTokens as promptTokensOf } from './prompt-tokens.js';
 
@@ -53,37 +51,22 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
   const session = await pool.openCase(suite, c, bounds).catch((e: unknown) => e as Error);
   try {
     if (session instanceof Error) throw session;
-    const catalog = caseCatalog({
-      live: session.catalog,
-      useCache: strategy.renderer.usesCache === true,
-      schemaDir: settings.schemaDir,
-      suite: suite.suite,
+    const { catalog, rendered, request } = renderCase({
+      suite,
       testCase: c,
+      live: session.catalog,
+      strategy,
+      provider: { id: provider.id, kind: provider.provider.kind },
+      schemaDir: settings.schemaDir,
+      trial: { repeat: item.repeat, seed: settings.seed },
     });
     if (catalog.drift) catalogDrift = catalog.drift;
     catalogHash = catalog.hash;
-    const rendered = strategy.renderer.render({
-      catalog,
-      case: c,
-      options: strategy.options,
-      provider: { id: provider.id, kind: provider.provider.kind },
-    });
     protocol = rendered.protocol;
     // Counted by the token worker while the model answers (the promise never rejects).
     const counting = promptTokensOf(rendered).then((n) => {
       promptTokens = n;
     });
-    const request: ModelRequest = {
-      ...rendered,
-      oracle: oracleOf(c),
-      meta: {
-        caseId: `${suite.suite.name}/${c.id}`,
-        repeat: item.repeat,
-        seed: settings.seed,
-        renderer: strategy.label,
-        turn: 0,
-      },
-    };
     const limits = { maxTurns: c.maxTurns ?? settings.maxTurns, turnMs: settings.turnMs, toolMs: settings.toolMs };
     try {
       // routed and parsed against the tools the grade judges by (filtered, or the schema cache)

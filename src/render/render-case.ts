@@ -1,0 +1,82 @@
+import { caseCatalog } from '../catalog/case-catalog.js';
+import type { LoadedSuite } from '../config/load-suite.js';
+import type { ModelRequest, ProviderKind } from '../contracts/model.js';
+import type { RenderedRequest } from '../contracts/renderer.js';
+import type { SuiteCase } from '../contracts/suite.js';
+import type { Catalog } from '../contracts/tool.js';
+import type { Strategy } from '../plugins/index.js';
+import { oracleOf } from './oracle-of.js';
+
+/** The provider a request is rendered for: its id and kind shape native tool names, nothing else is needed. */
+export interface RenderTarget {
+  id: string;
+  kind: ProviderKind;
+}
+
+export interface CaseViewInput {
+  suite: LoadedSuite;
+  testCase: SuiteCase;
+  /** The tools the case's servers listed (or the suite's inline tools). */
+  live: Catalog;
+  /** Absent: a strategy no longer configured (the live tools). */
+  strategy: Strategy | undefined;
+  /** The folder of the schema cache (`<dir>/schemas/<suite>.json`), the config file's. */
+  schemaDir: string;
+}
+
+export interface RenderCaseInput extends CaseViewInput {
+  strategy: Strategy;
+  provider: RenderTarget;
+  /** Which trial of the case the request is for (simulated personas are seeded by it). Default: repeat 0, seed 0. */
+  trial?: { repeat: number; seed: number };
+}
+
+export interface RenderedCase {
+  /** The tools the strategy shows for the case: filtered, from the live servers or the schema cache (with drift). */
+  catalog: Catalog;
+  /** What the renderer made of it. */
+  rendered: RenderedRequest;
+  /** The first request of the case, exactly as the provider receives it. */
+  request: ModelRequest;
+}
+
+/**
+ * The catalog a strategy shows for one case: the live tools, or the schema cache for a renderer that uses it,
+ * narrowed by the suite's and the case's filters. What `regrade` judges a stored transcript against.
+ */
+export function caseView(input: CaseViewInput): Catalog {
+  return caseCatalog({
+    live: input.live,
+    useCache: input.strategy?.renderer.usesCache === true,
+    schemaDir: input.schemaDir,
+    suite: input.suite.suite,
+    testCase: input.testCase,
+  });
+}
+
+/**
+ * One case rendered by one strategy for one provider: the one way a first request is made, so `eval` (runCase)
+ * sends and `render` prints the same thing, and `regrade` judges against the same catalog. Pure given the catalog.
+ */
+export function renderCase(input: RenderCaseInput): RenderedCase {
+  const catalog = caseView(input);
+  const { testCase, strategy } = input;
+  const rendered = strategy.renderer.render({
+    catalog,
+    case: testCase,
+    options: strategy.options,
+    provider: { id: input.provider.id, kind: input.provider.kind },
+  });
+  const request: ModelRequest = {
+    ...rendered,
+    oracle: oracleOf(testCase),
+    meta: {
+      caseId: `${input.suite.suite.name}/${testCase.id}`,
+      repeat: input.trial?.repeat ?? 0,
+      seed: input.trial?.seed ?? 0,
+      renderer: strategy.label,
+      turn: 0,
+    },
+  };
+  return { catalog, rendered, request };
+}
