@@ -75,11 +75,13 @@ describe('toolgauge schema', () => {
   it('prints the JSON Schema of the config, generated from the zod schema', async () => {
     const res = await runCli(['schema']);
     expect(res.code).toBe(0);
-    const schema = JSON.parse(res.stdout) as { properties: Record<string, unknown>; required: string[] };
+    const schema = JSON.parse(res.stdout) as { properties: Record<string, unknown>; required?: string[] };
     expect(Object.keys(schema.properties)).toEqual(
       expect.arrayContaining(['suites', 'renderers', 'providers', 'gate']),
     );
-    expect(schema.required).toEqual(expect.arrayContaining(['suites', 'renderers', 'providers']));
+    // suites and providers may be left to --suite and --provider (a config with provider settings only)
+    expect(schema.required ?? []).not.toContain('suites');
+    expect(schema.required ?? []).not.toContain('providers');
   });
 });
 
