@@ -28,6 +28,13 @@ describe('guessServerName', () => {
   ])('%s → %s', (command, name) => {
     expect(guessServerName({ server: command }, splitCommand(command))).toBe(name);
   });
+  it.each([
+    ['http://127.0.0.1:8123/mcp', 'server'],
+    ['http://127.0.0.1:8123/weather/mcp', 'weather'],
+    ['https://mcp.github.example/v1/mcp', 'github'],
+  ])('%s → %s', (url, name) => {
+    expect(guessServerName({ url }, [])).toBe(name);
+  });
 });
 
 describe('serverFromFlags and specForSuite', () => {

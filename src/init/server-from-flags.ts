@@ -68,6 +68,14 @@ const GENERIC = new Set(['index', 'main', 'server', 'cli', 'dist', 'build', 'src
 /** A short suite and server name (lowercase letters, digits and dashes) from what the server was started with. */
 export function guessServerName(flags: InitServerFlags, words: readonly string[]): string {
   if (flags.builtin) return clean(flags.builtin);
+  if (flags.url && URL.canParse(flags.url)) {
+    // a path segment other than mcp (…/weather/mcp), else a host that is not this machine (mcp.weather.example)
+    const url = new URL(flags.url);
+    const segment = url.pathname.split('/').find((p) => p && !/^(mcp|sse|v\d+|api)$/i.test(p));
+    if (segment) return clean(segment);
+    const host = url.hostname.split('.').find((p) => p && !/^(mcp|api|www|localhost|\d+|\[.*\])$/i.test(p));
+    return host && !/^(127\.|\[::1\])/.test(url.hostname) ? clean(host) : 'server';
+  }
   const serveAt = words.findIndex((w, i) => w === 'serve' && words[i + 1] === 'mcp');
   if (serveAt >= 0 && words[serveAt + 2]) return clean(words[serveAt + 2]!);
   const candidates = words.filter((w, i) => !w.startsWith('-') && !(i === 0 && RUNNERS.has(basename(w))));
