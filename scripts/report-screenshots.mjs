@@ -31,7 +31,10 @@ try {
   await tab.waitForSelector('body[data-ready="1"]');
   // Time to interactive as the page measures it: navigation start to the case list rendered and wired.
   const ms = await tab.evaluate(() => Number(document.body.dataset.readyMs));
-  console.log(`${page}: ${(statSync(page).size / 1e6).toFixed(2)} MB, interactive after ${Math.round(ms)} ms`);
+  const height = await tab.evaluate(() => document.documentElement.scrollHeight);
+  console.log(
+    `${page}: ${(statSync(page).size / 1e6).toFixed(2)} MB, interactive after ${Math.round(ms)} ms, ${height} px tall`,
+  );
 
   await tab.locator('#s-grader').selectOption('correct-arguments');
   await tab.locator('#strategies').screenshot({ path: join(outDir, 'report-strategies.png') });
@@ -44,6 +47,8 @@ try {
   if (await cell.count()) {
     await cell.click();
     await tab.locator('#f-outcome').selectOption('fail');
+    // an English case: the screenshots' browser may lack CJK fonts
+    await tab.locator('#f-q').fill('tag:en');
     await tab.locator('#case-list li').first().locator('button.open').click();
     await tab.locator('#case-list li .body').first().waitFor();
     await tab.locator('#cases').screenshot({ path: join(outDir, 'report-cases.png') });

@@ -252,7 +252,7 @@ program
   .option('--baseline <file>', 'also compare with this baseline (reports/baseline.json or a run folder)')
   .option(
     '--max-html-cases <n>',
-    'most case drill-downs embedded in report.html (failing first)',
+    'most cases whose details are embedded in report.html (failing first; every case is listed)',
     int('--max-html-cases'),
   )
   .option('-q, --quiet', 'do not print the summary')

@@ -4,6 +4,9 @@ import { tradeoffSvg } from './html-tradeoff.js';
 import type { StrategyComparison } from './strategy-comparison.js';
 import { tradeoffPoints } from './tradeoff.js';
 
+/** Points with a sign, no unit: +0.0, −71.6. */
+const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}`;
+
 function pValue(p: number): string {
   return p < 0.001 ? '<0.001' : p.toFixed(3);
 }
@@ -13,14 +16,14 @@ function comparisonTable(sc: StrategyComparison): string {
   const rows = sc.rows.map((r) => {
     const v = r.vsBest;
     const vs = r.best
-      ? '<td colspan="4" class="l best">best for this provider</td>'
+      ? '<td colspan="2" class="l best">best</td>'
       : v
-        ? `<td>${v.pairs}</td><td${v.significant ? ' class="sig"' : ''}>${signedPts(v.diff)}</td><td>${signedPts(v.ci95[0])} to ${signedPts(v.ci95[1])}</td><td${v.significant ? ' class="sig"' : ''}>${pValue(v.pAdjusted)}${v.significant ? ' (significant)' : ''} <small>${v.onlyThis}↑ ${v.onlyBest}↓</small></td>`
-        : '<td colspan="4" class="l muted">no shared case</td>';
+        ? `<td${v.significant ? ' class="sig"' : ''} title="${v.pairs} paired trials">${signedPts(v.diff)} <small>(${pts(v.ci95[0])} to ${pts(v.ci95[1])})</small></td><td${v.significant ? ' class="sig"' : ''}>${pValue(v.pAdjusted)}${v.significant ? ' significant' : ''} <small>${v.onlyThis}↑ ${v.onlyBest}↓</small></td>`
+        : '<td colspan="2" class="l muted">no shared case</td>';
     return `<tr data-renderer="${e(r.renderer)}"${r.best ? ' class="best"' : ''}><th>${r.best ? '★ ' : ''}${e(r.renderer)}</th><td>${pct(r.rate)} <small>(${r.pass}/${r.n}, ${pct(r.wilson95[0])}–${pct(r.wilson95[1])})</small></td><td>${r.promptTokensMean}</td>${vs}</tr>`;
   });
   return [
-    `<table class="strategy-comparison"><tr><th>strategy</th><th>pass rate (Wilson 95%)</th><th>prompt tokens</th><th>paired cases</th><th>vs best</th><th>95% interval</th><th>p (McNemar, Holm)</th></tr>`,
+    `<table class="strategy-comparison"><tr><th>strategy</th><th>pass rate (95%)</th><th>tokens</th><th>vs best, same cases (95%)</th><th>p (McNemar, Holm)</th></tr>`,
     rows.join(''),
     '</table>',
   ].join('');

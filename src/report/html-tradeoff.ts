@@ -2,9 +2,9 @@ import { pct } from './format.js';
 import { escapeHtml as e } from './html-escape.js';
 import type { TradeoffPoint } from './tradeoff.js';
 
-const W = 560;
+const W = 540;
 const H = 250;
-const M = { l: 44, r: 260, t: 12, b: 36 };
+const M = { l: 44, r: 250, t: 12, b: 36 };
 
 /** Marker shapes, one per strategy (in the run's strategy order), so the chart reads without colour. */
 const SHAPES = ['circle', 'square', 'triangle', 'diamond', 'cross', 'star'] as const;
@@ -85,7 +85,7 @@ export function tradeoffSvg(points: TradeoffPoint[], shapeOf: (renderer: string)
       `<path d="M${x} ${sy(p.wilson95[0])}V${sy(p.wilson95[1])}M${x - 3} ${sy(p.wilson95[0])}H${x + 3}M${x - 3} ${sy(p.wilson95[1])}H${x + 3}" stroke="currentColor" opacity=".6"/>`,
       marker(shape, x, y, p.pareto),
       marker(shape, M.l + pw + 14, ly - 4, p.pareto),
-      `<text x="${M.l + pw + 24}" y="${ly}" font-size="11">${e(p.renderer)} ${pct(p.rate)}${p.pareto ? ' (front)' : ''}</text>`,
+      `<text x="${M.l + pw + 24}" y="${ly}" font-size="10">${e(p.renderer)} ${pct(p.rate)}${p.pareto ? ' (front)' : ''}</text>`,
       `<path d="M${x + 6} ${y}L${M.l + pw + 7} ${ly - 4}" stroke="#bbb" stroke-width=".7"/>`,
       '</g>',
     );

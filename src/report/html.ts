@@ -28,6 +28,7 @@ export interface HtmlOptions {
 }
 
 const STYLE = `
+[hidden]{display:none!important}
 body{font:14px/1.45 system-ui,sans-serif;margin:1.5rem;color:#222;max-width:110rem}
 nav a{margin-right:1rem}
 table{border-collapse:collapse;margin:.5rem 0 1rem}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:right;vertical-align:top}
@@ -43,10 +44,11 @@ li.case button.open::before{content:'▸ '}li.case button.open[aria-expanded=tru
 .ok{background:#d8f5d8}.bad{background:#fadada}.err{background:#f5e6b8}.tags{color:#555;font-size:.85em}
 ul.grades li.ok,ul.grades li.bad{background:none}ul.grades li.bad b{color:#a00}ul.grades li.ok b{color:#070}
 .regression{color:#a00;font-weight:bold}.filters label{margin-right:1rem}
-.providers{display:flex;flex-wrap:wrap;gap:1.5rem}.provider{border:1px solid #ddd;padding:.5rem 1rem;flex:1 1 44rem}
+.providers{display:grid;grid-template-columns:repeat(auto-fill,minmax(40rem,1fr));gap:1rem}
+.provider{border:1px solid #ddd;padding:.2rem .8rem}.provider h3{margin:.4rem 0}.sc table{font-size:.85em;margin:.3rem 0 .6rem}
 .provider svg{color:#124;max-width:100%;height:auto}.best{font-weight:bold}.sig{font-weight:bold}
 #case-view{border:2px solid #036;padding:.5rem 1rem;margin:1rem 0}
-.cv-grid{display:grid;grid-auto-flow:column;grid-auto-columns:minmax(24rem,1fr);gap:1rem;overflow-x:auto}
+.cv-grid{display:grid;grid-auto-flow:column;grid-auto-columns:minmax(20rem,1fr);gap:1rem;overflow-x:auto}
 .cv-col pre{max-height:22rem}pre.diff .ins{background:#dff5df;display:block}pre.diff .del{background:#fbe0e0;display:block}pre.diff .same{color:#777;display:block}
 `;
 
