@@ -89,11 +89,18 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
     runSignal.removeEventListener('abort', onRunAbort);
     if (!(session instanceof Error)) await session.release();
   }
-  const usage = { input: 0, output: 0, cached: 0 };
+  const usage: { input: number; output: number; cached: number; cacheWrite?: number } = {
+    input: 0,
+    output: 0,
+    cached: 0,
+  };
   for (const t of transcript.turns) {
     usage.input += t.response.usage?.input ?? 0;
     usage.output += t.response.usage?.output ?? 0;
     usage.cached += t.response.usage?.cached ?? 0;
+    // prompt-cache writes only where the provider reports them (Anthropic)
+    if (t.response.usage?.cacheWrite !== undefined)
+      usage.cacheWrite = (usage.cacheWrite ?? 0) + t.response.usage.cacheWrite;
   }
   const record: CaseRecord = {
     type: 'case',
