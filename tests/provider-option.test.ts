@@ -49,6 +49,31 @@ describe('--provider-option', () => {
     expect(res.code).toBe(0);
   }, 60_000);
 
+  it('needs no config file when --suite and --provider are given; without them the missing file is named', async () => {
+    const dir = folder({});
+    const res = await runCliAnywhere(
+      [
+        'eval',
+        '--suite',
+        'excel',
+        '--provider',
+        'openai-compatible:qwen2.5',
+        '--provider-option',
+        `baseURL=${llm.url}/v1`,
+        '--renderer',
+        'native-functions',
+        '-q',
+      ],
+      dir,
+    );
+    expect(res.stderr).toContain('gate: passed');
+    expect(res.stderr).toMatch(/→ reports\//);
+    expect(res.code).toBe(0);
+    const none = await runCliAnywhere(['eval', '--suite', 'excel'], dir);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/toolgauge\.config\.yaml: config file not found; .*or give --suite and --provider/);
+  }, 60_000);
+
   it.each([
     [
       ['--provider-option', 'tempature=0'],

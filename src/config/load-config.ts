@@ -36,13 +36,22 @@ export interface LoadedConfig {
 
 export function loadConfig(path: string | undefined, overrides: ConfigOverrides = {}): LoadedConfig {
   const file = resolve(path ?? DEFAULT_CONFIG);
-  if (!existsSync(file)) {
+  // The default file may be absent when the command line gives the suites and providers: the run is all defaults and
+  // flags, relative to the current folder (a local server needs no config file).
+  const flagsOnly =
+    !existsSync(file) &&
+    (path === undefined || path === DEFAULT_CONFIG) &&
+    (overrides.suites?.length ?? 0) > 0 &&
+    (overrides.providers?.length ?? 0) > 0;
+  if (!existsSync(file) && !flagsOnly) {
     throw new ToolgaugeError(
       'CONFIG_NOT_FOUND',
-      `${displayPath(file)}: config file not found; pass --config <file> or create ${DEFAULT_CONFIG} (see README)`,
+      `${displayPath(file)}: config file not found; pass --config <file>, create ${DEFAULT_CONFIG} (toolgauge init writes one), or give --suite and --provider`,
     );
   }
-  const { data: base, locate } = loadYamlFile(file, ConfigSchema, 'CONFIG_INVALID');
+  const { data: base, locate } = flagsOnly
+    ? { data: ConfigSchema.parse({}), locate: (at: readonly PropertyKey[]) => `(no config file) ${at.join('.')}` }
+    : loadYamlFile(file, ConfigSchema, 'CONFIG_INVALID');
   const providerFlags = (overrides.providerOptions ?? []).map(parseProviderOptionFlag);
   const config: Config = {
     ...base,
