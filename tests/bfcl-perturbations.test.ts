@@ -2,11 +2,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSuite } from '../src/config/load-suite.js';
 import type { SuiteCase } from '../src/contracts/suite.js';
-import { transcriptOf } from '../src/graders/fixtures.js';
 import { graders } from '../src/graders/index.js';
 import { answerArgs, pythonCallList } from '../src/import/bfcl-answer.js';
 import { UNSATISFIABLE } from '../src/import/bfcl-import.js';
 import { ROOT } from './cli-helpers.js';
+import { transcriptOf } from './helpers/grader-fixtures.js';
 
 const CATEGORIES = ['simple_python', 'multiple', 'parallel', 'live_simple'] as const;
 const suites = Object.fromEntries(

@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportText } from '../src/report/testing/report-data.js';
 import type { CaseRecord, RunFooter } from '../src/run-log/schema.js';
 import { depthExceeds } from '../src/util/json-depth.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { reportText } from './helpers/report-data.js';
 
 /**
  * Values plain JavaScript handling chokes on or loses. A model's reply holding valid JSON nested thousands of levels deep (deeper than JSON.stringify can recurse) is

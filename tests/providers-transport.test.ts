@@ -4,9 +4,9 @@ import type { FaultPlan, LlmMockHandle } from '../mock-servers/llm/types.js';
 import { anthropicFactory } from '../providers/anthropic/index.js';
 import { ollamaFactory } from '../providers/ollama/index.js';
 import { openaiFactory } from '../providers/openai/index.js';
-import { firstTurn, weatherResponder } from '../providers/shared/test-fixtures.js';
 import type { Provider, ProviderFactory } from '../src/contracts/provider.js';
 import { ToolgaugeError } from '../src/errors.js';
+import { firstTurn, weatherResponder } from './helpers/provider-fixtures.js';
 
 // The three SDK providers over both transports: the default, the SDKs' own global fetch, and `transport: 'node-http'`
 // (providers/shared/node-http-fetch.ts).

@@ -8,9 +8,9 @@ import { tradeoffSvg } from '../src/report/html-tradeoff.js';
 import { mcnemarExact } from '../src/report/stats.js';
 import { compareStrategies, pairedDiffInterval } from '../src/report/strategy-comparison.js';
 import { renderSummary } from '../src/report/summary.js';
-import { passingCases, writeSyntheticRun } from '../src/report/testing/synthetic-run.js';
 import { paretoFront, tradeoffPoints } from '../src/report/tradeoff.js';
 import { loadRun } from '../src/run-log/load-run.js';
+import { passingCases, writeSyntheticRun } from './helpers/synthetic-run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-strategies-'));
 const G = ['parseable', 'correct-arguments'];

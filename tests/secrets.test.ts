@@ -4,11 +4,11 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { type LlmMockHandle, startLlmMock } from '../mock-servers/llm/index.js';
-import { reportText } from '../src/report/testing/report-data.js';
 import type { CaseRecord, RunHeader } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runDirFrom } from './cli-helpers.js';
 import { runCliWithEnv, writeConfig } from './fixtures/providers-mock/mock-run.js';
 import { suiteOracleResponder } from './fixtures/providers-mock/oracle-responder.js';
+import { reportText } from './helpers/report-data.js';
 
 const SUITE = join(FIXTURES, 'mini.yaml');
 const PREFIX = 'tgcanary';

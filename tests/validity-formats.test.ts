@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ModelFormat } from '../src/contracts/parse.js';
 import type { ToolDef } from '../src/contracts/tool.js';
-import { caseOf, transcriptOf } from '../src/graders/fixtures.js';
 import { markdownWrapped } from '../src/graders/markdown-wrapped.js';
 import { noCall } from '../src/graders/no-call.js';
 import { parseable } from '../src/graders/parseable.js';
 import { ROOT } from './cli-helpers.js';
+import { caseOf, transcriptOf } from './helpers/grader-fixtures.js';
 
 /**
  * docs/validity.md's table of call formats is checked against the code: every example reply is parsed and graded as

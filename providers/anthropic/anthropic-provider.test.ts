@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedResponder, startLlmMock } from '../../mock-servers/llm/index.js';
 import type { LlmMockHandle } from '../../mock-servers/llm/types.js';
-import { firstTurn, secondTurn, TOOL_RESULT, weatherResponder } from '../shared/test-fixtures.js';
+import { firstTurn, secondTurn, TOOL_RESULT, weatherResponder } from '../../tests/helpers/provider-fixtures.js';
 import { anthropicFactory } from './index.js';
 
 const env = { ANTHROPIC_API_KEY: 'sk-ant-test-123456' };

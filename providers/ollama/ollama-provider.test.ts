@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLlmMock } from '../../mock-servers/llm/index.js';
 import type { LlmMockHandle } from '../../mock-servers/llm/types.js';
-import { firstTurn, secondTurn, TOOL_RESULT, weatherResponder } from '../shared/test-fixtures.js';
+import { firstTurn, secondTurn, TOOL_RESULT, weatherResponder } from '../../tests/helpers/provider-fixtures.js';
 import { ollamaFactory } from './index.js';
 
 let mock: LlmMockHandle | undefined;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedResponder, startLlmMock } from '../../mock-servers/llm/index.js';
 import type { LlmMockHandle } from '../../mock-servers/llm/types.js';
+import { firstTurn, secondTurn, TOOL_RESULT, weatherResponder } from '../../tests/helpers/provider-fixtures.js';
 import { openaiCompatibleFactory } from '../openai-compatible/index.js';
-import { firstTurn, secondTurn, TOOL_RESULT, weatherResponder } from '../shared/test-fixtures.js';
 import { openaiFactory } from './index.js';
 
 const env = { OPENAI_API_KEY: 'sk-test-openai-123456' };

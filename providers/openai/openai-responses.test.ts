@@ -3,10 +3,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { scriptedResponder, startLlmMock } from '../../mock-servers/llm/index.js';
 import type { FaultPlan, LlmMockHandle, Responder } from '../../mock-servers/llm/types.js';
 import { ToolgaugeError } from '../../src/errors.js';
+import {
+  firstTurn,
+  secondTurn,
+  TOOL_RESULT,
+  weatherResponder,
+  weatherTool,
+} from '../../tests/helpers/provider-fixtures.js';
 import { anthropicFactory } from '../anthropic/index.js';
 import { ollamaFactory } from '../ollama/index.js';
 import { openaiCompatibleFactory } from '../openai-compatible/index.js';
-import { firstTurn, secondTurn, TOOL_RESULT, weatherResponder, weatherTool } from '../shared/test-fixtures.js';
 import { collectOpenAIResponse } from './collect-openai-responses.js';
 import { fromOpenAIResponse } from './from-openai-responses.js';
 import { openaiFactory } from './index.js';

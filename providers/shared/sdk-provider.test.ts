@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startLlmMock } from '../../mock-servers/llm/index.js';
 import type { FaultPlan, LlmMockHandle, Responder } from '../../mock-servers/llm/types.js';
 import { ToolgaugeError } from '../../src/errors.js';
+import { firstTurn, weatherResponder } from '../../tests/helpers/provider-fixtures.js';
 import { anthropicFactory } from '../anthropic/index.js';
 import { ollamaFactory } from '../ollama/index.js';
 import { openaiFactory } from '../openai/index.js';
-import { firstTurn, weatherResponder } from './test-fixtures.js';
 
 const env = { OPENAI_API_KEY: 'sk-test-openai-123456', ANTHROPIC_API_KEY: 'sk-ant-test-123456' };
 let mock: LlmMockHandle | undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Protocol } from '../../src/contracts/index.js';
+import { excelTools, fullDetailsSystem, makeRequest, nativeTools } from '../../tests/helpers/simulated-requests.js';
 import { simFactory } from './index.js';
-import { excelTools, fullDetailsSystem, makeRequest, nativeTools } from './test-requests.js';
 
 const sim = simFactory.create('fence-wrapper', {}, { env: {} });
 const FENCE = /```(\w*)\n/;

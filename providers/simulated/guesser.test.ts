@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExpectedCall } from '../../src/contracts/index.js';
 import { seededRandom } from '../../src/util/rng.js';
-import { simFactory } from './index.js';
 import {
   excelTools,
   fullDetailsSystem,
@@ -10,7 +9,8 @@ import {
   nativeTools,
   type ToolSketch,
   xmlCalls,
-} from './test-requests.js';
+} from '../../tests/helpers/simulated-requests.js';
+import { simFactory } from './index.js';
 
 const sim = simFactory.create('guesser', {}, { env: {} });
 const PARAMS = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ToolgaugeError } from '../../src/errors.js';
+import { excelTools, fullDetailsSystem, makeRequest } from '../../tests/helpers/simulated-requests.js';
 import { personas, simFactory } from './index.js';
-import { excelTools, fullDetailsSystem, makeRequest } from './test-requests.js';
 
 describe('simFactory', () => {
   it('creates every persona as a simulated provider', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { excelTools, feedBack, fullDetailsSystem, makeRequest } from '../../tests/helpers/simulated-requests.js';
 import { simFactory } from './index.js';
 import { perturb } from './noisy.js';
-import { excelTools, feedBack, fullDetailsSystem, makeRequest } from './test-requests.js';
 
 const sim = simFactory.create('noisy', {}, { env: {} });
 const RIGHT =

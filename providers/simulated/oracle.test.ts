@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../src/contracts/index.js';
-import { simFactory } from './index.js';
 import {
   excelTools,
   feedBack,
@@ -10,7 +9,8 @@ import {
   nativeTools,
   readSheet,
   xmlCalls,
-} from './test-requests.js';
+} from '../../tests/helpers/simulated-requests.js';
+import { simFactory } from './index.js';
 
 const sim = simFactory.create('oracle', {}, { env: {} });
 const sheet = '名称, 数量\n苹果, 3';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { renderers } from '../../renderers/index.js';
 import type { ModelRequest, ParsedCall } from '../../src/contracts/index.js';
 import { acceptedCalls, parseResponse } from '../../src/parse/index.js';
+import { excelTools, type ToolSketch } from '../../tests/helpers/simulated-requests.js';
 import { simFactory } from './index.js';
-import { excelTools, type ToolSketch } from './test-requests.js';
 
 const calls = [
   { tool: 'read_data_from_excel', args: { filepath: ['test.xlsx'], sheet_name: ['Sheet1'], start_cell: ['A1', ''] } },

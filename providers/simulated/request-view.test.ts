@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import {
+  excelTools,
+  fullDetailsSystem,
+  makeRequest,
+  namesOnlySystem,
+  nativeTools,
+} from '../../tests/helpers/simulated-requests.js';
 import { forbidsFences, mentions, viewOf } from './request-view.js';
-import { excelTools, fullDetailsSystem, makeRequest, namesOnlySystem, nativeTools } from './test-requests.js';
 
 describe('request view', () => {
   it('finds fence bans in the wordings renderers and case study 001 use, not in a prompt that shows a fence', () => {

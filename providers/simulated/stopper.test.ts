@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import {
+  excelTools,
+  feedBack,
+  fullDetailsSystem,
+  makeRequest,
+  nativeTools,
+  xmlCalls,
+} from '../../tests/helpers/simulated-requests.js';
 import { simFactory } from './index.js';
-import { excelTools, feedBack, fullDetailsSystem, makeRequest, nativeTools, xmlCalls } from './test-requests.js';
 
 const sim = simFactory.create('stopper', {}, { env: {} });
 

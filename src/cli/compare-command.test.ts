@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, runDirFrom } from '../../tests/cli-helpers.js';
-import { passingCases, writeSyntheticRun } from '../report/testing/synthetic-run.js';
+import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-cli-compare-'));
 

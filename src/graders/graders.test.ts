@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { caseOf, excelTools, transcriptOf } from '../../tests/helpers/grader-fixtures.js';
 import { ToolgaugeError } from '../errors.js';
 import {
   CASE_000_EXPECTED,
@@ -8,7 +9,6 @@ import {
   CASE_002_RESULT,
   CASE_002_STOPPED,
 } from '../parse/golden.js';
-import { caseOf, excelTools, transcriptOf } from './fixtures.js';
 import { getGrader, graders } from './index.js';
 import { allCalls } from './transcript-calls.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { nativeToolNames } from '../../renderers/parts/tool-names.js';
+import { caseOf, type ReplySpec, transcriptOf } from '../../tests/helpers/grader-fixtures.js';
 import type { Protocol } from '../contracts/model.js';
 import type { ToolDef } from '../contracts/tool.js';
-import { caseOf, type ReplySpec, transcriptOf } from './fixtures.js';
 import { graders } from './index.js';
 import { allCalls } from './transcript-calls.js';
 

@@ -2,11 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { passingCases, type SyntheticCase, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
 import { loadRun } from '../run-log/load-run.js';
 import { compareSnapshots } from './compare.js';
 import { renderCompare } from './compare-md.js';
 import { type RunSnapshot, readSnapshot, serializeSnapshot, snapshotOf } from './snapshot.js';
-import { passingCases, type SyntheticCase, writeSyntheticRun } from './testing/synthetic-run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-compare-'));
 const graders = ['parseable', 'correct-arguments'];

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
 import { loadRun } from '../run-log/load-run.js';
-import { passingCases, writeSyntheticRun } from './testing/synthetic-run.js';
 import { writeReports } from './write-reports.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-html-'));

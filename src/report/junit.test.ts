@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
 import { loadRun } from '../run-log/load-run.js';
 import { caseRecords } from '../run-log/reader.js';
 import { renderJunit } from './junit.js';
-import { passingCases, writeSyntheticRun } from './testing/synthetic-run.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const XSD = join(here, 'testing', 'junit.xsd');
-const VALIDATOR = join(here, 'testing', 'XsdValidate.java');
+const XSD = join(here, '..', '..', 'tests', 'helpers', 'junit', 'junit.xsd');
+const VALIDATOR = join(here, '..', '..', 'tests', 'helpers', 'junit', 'XsdValidate.java');
 const dir = mkdtempSync(join(tmpdir(), 'tg-junit-'));
 
 /** The JDK's XML Schema validator (javax.xml.validation), run as a single-file Java program: one verdict per file. */

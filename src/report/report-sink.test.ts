@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
 import { loadRun } from '../run-log/load-run.js';
 import { caseRecords } from '../run-log/reader.js';
 import { renderCsv } from './csv.js';
@@ -9,7 +10,6 @@ import { renderHtml } from './html.js';
 import { renderRunJson } from './json.js';
 import { renderJunit } from './junit.js';
 import { ReportSink } from './report-sink.js';
-import { passingCases, writeSyntheticRun } from './testing/synthetic-run.js';
 import { writeReports } from './write-reports.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-sink-'));

@@ -1,8 +1,8 @@
-import type { Protocol } from '../contracts/model.js';
-import type { SuiteCase } from '../contracts/suite.js';
-import type { ToolDef } from '../contracts/tool.js';
-import type { ToolExecution, Transcript, Turn } from '../contracts/transcript.js';
-import { parseResponse } from '../parse/index.js';
+import type { Protocol } from '../../src/contracts/model.js';
+import type { SuiteCase } from '../../src/contracts/suite.js';
+import type { ToolDef } from '../../src/contracts/tool.js';
+import type { ToolExecution, Transcript, Turn } from '../../src/contracts/transcript.js';
+import { parseResponse } from '../../src/parse/index.js';
 
 /** Test helpers: hand-built transcripts whose parse comes from the real parser. */
 export interface ReplySpec {

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CaseRecord, RunFooter, RunHeader } from '../../run-log/schema.js';
-import { RUN_LOG_FORMAT } from '../../run-log/schema.js';
+import type { CaseRecord, RunFooter, RunHeader } from '../../src/run-log/schema.js';
+import { RUN_LOG_FORMAT } from '../../src/run-log/schema.js';
 
 /** One planned case for a synthetic run: which graders pass, or an infrastructure error, and the reply text. */
 export interface SyntheticCase {
