@@ -31,7 +31,7 @@ describe('toolgauge doctor', () => {
         'suites: [excel, broken.yaml]',
         'providers:',
         '  - anthropic:claude-3-5-haiku-latest',
-        '  - { id: openai-compatible:down, options: { baseURL: "http://127.0.0.1:9/v1" } }',
+        '  - { id: openai-compatible:down, options: { baseURL: "http://user:s3cret-pass@127.0.0.1:9/v1" } }',
         `  - { id: openai-compatible:up, options: { baseURL: "${llm.url}/v1" } }`,
         '  - sim:oracle',
       ].join('\n'),
@@ -42,7 +42,8 @@ describe('toolgauge doctor', () => {
     expect(out).toMatch(
       /FAIL {2}provider anthropic:claude-3-5-haiku-latest: .*no API key — set the environment variable ANTHROPIC_API_KEY\n +fix: export ANTHROPIC_API_KEY=/,
     );
-    expect(out).toMatch(/FAIL {2}provider openai-compatible:down: server http:\/\/127\.0\.0\.1:9\/v1 does not answer/);
+    expect(out).toMatch(/FAIL {2}provider openai-compatible:down: server http:\/\/.*127\.0\.0\.1:9\/v1 does not answer/);
+    expect(out).not.toContain('s3cret-pass');
     expect(out).toMatch(/ok {4}provider openai-compatible:up: server .* answers/);
     expect(out).toMatch(/ok {4}suite excel, server excel: started, lists 25 tools/);
     expect(out).toMatch(

@@ -1,3 +1,4 @@
+import { redactText } from '../../providers/shared/redact.js';
 import { loadConfig } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
 import { checkBaseline } from '../doctor/check-baseline.js';
@@ -24,7 +25,8 @@ export async function doctorCommand(flags: DoctorFlags): Promise<number> {
   const findings: Finding[] = [];
   const report = (f: Finding) => {
     findings.push(f);
-    process.stdout.write(`${formatFinding(f)}\n`);
+    // a finding may quote a base URL or an error: credentials in them (userinfo, ?key=) are registered and redacted
+    process.stdout.write(`${redactText(formatFinding(f))}\n`);
   };
   report(checkNode());
   let loaded: ReturnType<typeof loadConfig>;

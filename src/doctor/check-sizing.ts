@@ -8,10 +8,11 @@ const PROVIDER_TIMEOUT_MS = 120_000;
 /** A turn timeout below this is sized for a hosted API; a local CPU server needs minutes for a 3–4k-token prompt. */
 const LOCAL_TURN_MS = 120_000;
 
-const isLocal = (id: string, baseURL: unknown) =>
-  id.startsWith('ollama:') ||
-  (typeof baseURL === 'string' &&
-    /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\]|0\.0\.0\.0)(:|\/|$)/.test(baseURL));
+function isLocal(id: string, baseURL: unknown): boolean {
+  if (id.startsWith('ollama:')) return true;
+  if (typeof baseURL !== 'string' || !URL.canParse(baseURL)) return false;
+  return /^(127\.\d+\.\d+\.\d+|localhost|\[::1\]|0\.0\.0\.0)$/.test(new URL(baseURL).hostname);
+}
 
 /**
  * Settings sized for a hosted API used with a server on this machine (docs/providers.md, "Sizing timeouts, concurrency
