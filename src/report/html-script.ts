@@ -50,8 +50,13 @@ function chunk(where) {
 }
 
 async function detailOf(c) {
-  const m = await chunk(c.where);
-  return m ? m.get(c.ord) || null : null;
+  try {
+    const m = await chunk(c.where);
+    return m ? m.get(c.ord) || null : null;
+  } catch (e) {
+    $('#cases-status').textContent = 'Could not read the case details: ' + e;
+    return null;
+  }
 }
 
 function loadIndex() {

@@ -204,6 +204,12 @@ describe('report.html in headless Chromium', () => {
     expect(await reply.innerText()).toBe('Sure! <script>alert(1)</script><img src=x onerror="alert(2)">');
     expect(await xss.locator('ul.grades').innerText()).toContain('<b onmouseover=alert(3)>bold</b>');
     expect(await xss.locator('pre.prompt').innerText()).toContain('You can call tools. (names-only)');
+    // the same case in the case view
+    await xss.locator('button.across').click();
+    const cvReply = page.locator('#case-view pre.cv-reply');
+    await cvReply.waitFor();
+    expect(await cvReply.innerText()).toBe('Sure! <script>alert(1)</script><img src=x onerror="alert(2)">');
+    expect(await page.locator('#case-view ul.grades').innerText()).toContain('<b onmouseover=alert(3)>bold</b>');
 
     // errors: their own section and outcome, never failures
     const errors = page.locator('#errors table.errors');
