@@ -73,6 +73,10 @@ async function initAndEval(args: string[], name: string, tools: number) {
   const again = await runCli(['eval', '-c', join(dir, 'toolgauge.config.yaml'), '-q'], elsewhere);
   expect(again.stderr).toContain('gate: passed');
   expect(again.code).toBe(0);
+  // the schema cache written is the one `schemas diff` compares with
+  const diff = await runCli(['schemas', 'diff', '-c', join(dir, 'toolgauge.config.yaml')], elsewhere);
+  expect(diff.stdout).toContain(`${name}: schema cache matches the live servers (${tools} tools)`);
+  expect(diff.code).toBe(0);
   return { dir, text };
 }
 
