@@ -42,7 +42,9 @@ describe('toolgauge doctor', () => {
     expect(out).toMatch(
       /FAIL {2}provider anthropic:claude-3-5-haiku-latest: .*no API key — set the environment variable ANTHROPIC_API_KEY\n +fix: export ANTHROPIC_API_KEY=/,
     );
-    expect(out).toMatch(/FAIL {2}provider openai-compatible:down: server http:\/\/.*127\.0\.0\.1:9\/v1 does not answer/);
+    expect(out).toMatch(
+      /FAIL {2}provider openai-compatible:down: server http:\/\/.*127\.0\.0\.1:9\/v1 does not answer/,
+    );
     expect(out).not.toContain('s3cret-pass');
     expect(out).toMatch(/ok {4}provider openai-compatible:up: server .* answers/);
     expect(out).toMatch(/ok {4}suite excel, server excel: started, lists 25 tools/);
