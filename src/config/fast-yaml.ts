@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { TagDefinition } from 'js-yaml';
+import { NOT_PLAIN, parsePlainYaml } from './plain-yaml.js';
 
 type JsYaml = typeof import('js-yaml');
 let loaded: { load: JsYaml['load']; schema: InstanceType<JsYaml['Schema']> } | undefined;
@@ -62,7 +63,10 @@ export function parseYamlFast(text: string, splitBytes = FAST_YAML_SPLIT_BYTES):
   const options = { schema, maxAliases: 0 };
   try {
     const regions = text.length >= splitBytes ? topLevelSequences(text) : [];
-    if (regions.length === 0) return { ok: true, data: load(text, options), batches: [] };
+    if (regions.length === 0) {
+      const plain = parsePlainYaml(text);
+      return { ok: true, data: plain === NOT_PLAIN ? load(text, options) : plain, batches: [] };
+    }
     let head = '';
     let from = 0;
     const batches: FastYamlBatch[] = [];
@@ -72,7 +76,9 @@ export function parseYamlFast(text: string, splitBytes = FAST_YAML_SPLIT_BYTES):
       from = r.end;
       const items: unknown[] = [];
       for (const b of r.batches) {
-        const part = load(text.slice(b.start, b.end), options);
+        const slice = text.slice(b.start, b.end);
+        let part = parsePlainYaml(slice);
+        if (part === NOT_PLAIN) part = load(slice, options);
         if (!Array.isArray(part) || part.length !== b.count) return { ok: false };
         for (const item of part) items.push(item);
         batches.push(b);
@@ -80,7 +86,8 @@ export function parseYamlFast(text: string, splitBytes = FAST_YAML_SPLIT_BYTES):
       lists.set(r.key, items);
     }
     head += text.slice(from);
-    const data = load(head, options);
+    const plainHead = parsePlainYaml(head);
+    const data = plainHead === NOT_PLAIN ? load(head, options) : plainHead;
     if (typeof data !== 'object' || data === null || Array.isArray(data)) return { ok: false };
     const record = data as Record<string, unknown>;
     for (const [key, items] of lists) {
