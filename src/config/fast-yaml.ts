@@ -48,15 +48,16 @@ export interface FastYamlBatch {
 export type FastYaml = { ok: true; data: unknown; batches: readonly FastYamlBatch[] } | { ok: false };
 
 /**
- * Parses YAML with js-yaml and the YAML 1.2 core schema (the schema of the located parser), 7–15× faster and with
- * far less memory than the `yaml` package, but with no node positions. Not ok for anything it does not parse: a
- * syntax error, a duplicate key, an unknown tag, more than one document, and any alias (aliases are left to the
- * located parser, which bounds their expansion). The caller then parses with the located parser, which reports the
- * problem at file:line:col or gives the data.
+ * Parses YAML with no positions, several times faster and with far less memory than the `yaml` package: the plain
+ * subset (plain-yaml.ts) by hand, the rest with js-yaml and the YAML 1.2 core schema (the schema of the located
+ * parser). Not ok for anything js-yaml does not parse: a syntax error, a duplicate key, an unknown tag, more than one
+ * document, and any alias (aliases are left to the located parser, which bounds their expansion). The caller then
+ * parses with the located parser, which reports the problem at file:line:col or gives the data.
  *
  * A large file's top-level block sequences (`cases:` followed by `- …` items) are parsed in batches of
- * {@link FAST_YAML_BATCH} items, so the parser's garbage stays small; the batches are returned so that a problem
- * found later can be located by re-parsing one batch only.
+ * {@link FAST_YAML_BATCH} items, so the parsers' garbage stays small and a batch outside the plain subset costs
+ * js-yaml for that batch only; the batches are returned so that a problem found later can be located by re-parsing
+ * one batch only.
  */
 export function parseYamlFast(text: string, splitBytes = FAST_YAML_SPLIT_BYTES): FastYaml {
   const { load, schema } = jsYaml();
