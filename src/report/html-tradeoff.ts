@@ -71,13 +71,20 @@ export function tradeoffSvg(points: TradeoffPoint[], shapeOf: (renderer: string)
       `<path class="pareto" d="${front.map((p, i) => `${i ? 'L' : 'M'}${sx(p.tokens)} ${sy(p.rate)}`).join('')}" fill="none" stroke="#333" stroke-dasharray="4 3"/>`,
     );
   }
-  const labels: number[] = [];
+  // Labels in the right margin, placed top to bottom by rate (then tokens) so leader lines cross little; the
+  // points keep the order they came in.
+  const labelY = new Map<TradeoffPoint, number>();
+  const placed: number[] = [];
+  for (const p of [...points].sort((a, b) => b.rate - a.rate || a.tokens - b.tokens)) {
+    let ly = sy(p.rate) + 4;
+    while (placed.some((l) => Math.abs(l - ly) < 12)) ly += 12;
+    placed.push(ly);
+    labelY.set(p, ly);
+  }
   for (const p of points) {
     const x = sx(p.tokens);
     const y = sy(p.rate);
-    let ly = y + 4;
-    while (labels.some((l) => Math.abs(l - ly) < 12)) ly += 12;
-    labels.push(ly);
+    const ly = labelY.get(p) ?? y + 4;
     const shape = SHAPES[shapeOf(p.renderer) % SHAPES.length] ?? 'circle';
     const desc = `${p.renderer}: ${pct(p.rate)} (${p.pass}/${p.n}, ${pct(p.wilson95[0])}–${pct(p.wilson95[1])}) at ${p.tokens} tokens${p.pareto ? ', on the Pareto front' : ''}`;
     out.push(
