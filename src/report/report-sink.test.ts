@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { reportData } from '../../tests/helpers/report-data.js';
 import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
 import { loadRun } from '../run-log/load-run.js';
 import { caseRecords } from '../run-log/reader.js';
@@ -50,10 +51,14 @@ describe('one-pass report writing', () => {
           renderHtml(run.aggregate, () => caseRecords(run.runLog), { maxCases: maxHtmlCases, comparison: null }),
         ),
       );
-      const details = [...html.matchAll(/data-failing="(\d)"/g)].map((m) => m[1]);
-      expect(details).toHaveLength(Math.min(maxHtmlCases, 19));
-      expect(details).toEqual([...details].sort().reverse()); // every failing case before any passing one
-      expect(details[0]).toBe('1');
+      const data = reportData(html);
+      expect(data.index).toHaveLength(19); // every case listed, whatever the cap
+      const failingOrd = data.failing.flatMap((c) => c.c.map(([ord]) => ord));
+      const passingOrd = data.passing.flatMap((c) => c.c.map(([ord]) => ord));
+      expect(failingOrd.length + passingOrd.length).toBe(Math.min(maxHtmlCases, 19));
+      const failing = (ord: number) => /0/.test(String(data.index[ord]?.[7])) || data.index[ord]?.[8] !== 0;
+      expect(failingOrd.every(failing)).toBe(true); // details of failing cases first
+      expect(passingOrd.some(failing)).toBe(false);
       expect(read('run.json')).toBe(
         `${JSON.stringify(renderRunJson(run.aggregate, { interrupted: false, comparison: null }), null, 2)}\n`,
       );
