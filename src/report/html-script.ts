@@ -171,11 +171,25 @@ function render() {
   for (const c of hits.slice(state.page * PAGE, (state.page + 1) * PAGE)) list.append(caseRow(c));
 }
 
-function setFilters(next) {
+function setFilters(next, keepHash) {
   Object.assign(state, next, { page: 0 });
   $('#f-q').value = state.q; $('#f-grader').value = state.g; $('#f-renderer').value = state.r;
   $('#f-provider').value = state.p; $('#f-outcome').value = state.o;
   render();
+  // the filters live in the address, so a link (or a reload) shows the same list
+  if (!keepHash) {
+    const params = new URLSearchParams();
+    for (const k of ['q', 'g', 'r', 'p', 'o']) if (state[k] && !(k === 'o' && state.o === 'any')) params.set(k, state[k]);
+    history.replaceState(null, '', '#cases?' + params.toString());
+  }
+}
+
+function filtersFromHash() {
+  if (!location.hash.startsWith('#cases?')) return null;
+  const params = new URLSearchParams(location.hash.slice('#cases?'.length));
+  const next = { q: '', g: '', r: '', p: '', o: 'any' };
+  for (const k of Object.keys(next)) if (params.has(k)) next[k] = params.get(k);
+  return next;
 }
 
 // ---- one case across every strategy of a provider ----
@@ -291,7 +305,11 @@ function wire() {
 
 wire();
 cases = loadIndex();
-render();
+const fromHash = filtersFromHash();
+if (fromHash) {
+  setFilters(fromHash, true);
+  $('#cases').scrollIntoView();
+} else render();
 if (typeof DecompressionStream === 'undefined') {
   $('#cases-status').textContent = 'This browser cannot read the embedded case details (it lacks DecompressionStream); use a current Chromium, Firefox or Safari.';
 } else $('#cases-status').textContent = '';

@@ -110,7 +110,7 @@ function needChromium(ctx: { skip: (note: string) => void }): void {
 }
 
 /** Opens the page, recording dialogs and requests. */
-async function open(runDir: string) {
+async function open(runDir: string, url = pathToFileURL(join(runDir, 'report.html')).href) {
   const page = await browser.newPage();
   const dialogs: string[] = [];
   page.on('dialog', (d) => {
@@ -119,7 +119,7 @@ async function open(runDir: string) {
   });
   const requests: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
-  await page.goto(pathToFileURL(join(runDir, 'report.html')).href);
+  await page.goto(url);
   await page.waitForSelector('body[data-ready="1"]');
   /** Nothing from the run became markup, nothing asked the network, nothing alerted. */
   const clean = async () => {
@@ -179,6 +179,15 @@ describe('report.html in headless Chromium', () => {
     // outcome filter: failing ones of that cell
     await page.locator('#f-outcome').selectOption('fail');
     expect(await page.locator('#count').innerText()).toBe('5');
+    // the filters are in the address: opening it shows the same list
+    const link = page.url();
+    expect(link).toContain('#cases?');
+    const again = await open(runDir, link);
+    expect(await again.page.locator('#count').innerText()).toBe('5');
+    expect(await again.page.locator('#f-outcome').inputValue()).toBe('fail');
+    expect(await again.page.locator('#f-renderer').inputValue()).toBe('full-details');
+    await again.clean();
+    await again.page.close();
     await clean();
     await page.close();
   });
