@@ -6,10 +6,18 @@ import { restoreRedacted } from '../../providers/shared/redact.js';
 import { checkListedExpectations } from '../config/check-expectations.js';
 import { ConfigSchema } from '../config/config-schema.js';
 import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
+import type { LoadedSuite } from '../config/load-suite.js';
 import { displayPath } from '../config/load-yaml.js';
+import type { Grader } from '../contracts/grade.js';
 import { ToolgaugeError } from '../errors.js';
 import { finishRun } from '../gate/finish-run.js';
-import { resolveGraders, resolveProviders, resolveStrategies } from '../plugins/index.js';
+import {
+  type ProviderSlot,
+  resolveGraders,
+  resolveProviders,
+  resolveStrategies,
+  type Strategy,
+} from '../plugins/index.js';
 import { resolveReporters } from '../plugins/reporter-registry.js';
 import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
 import { RunReporters } from '../report/run-reporters.js';
@@ -17,10 +25,11 @@ import { readRunLog } from '../run-log/reader.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RUN_LOG_FORMAT } from '../run-log/schema.js';
 import { type PlanItem, plan, planSize } from '../runner/plan.js';
+import type { CaseSettings } from '../runner/run-case.js';
 import { runEval } from '../runner/run-eval.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { lockRunDir } from '../util/run-lock.js';
-import { inShard, parseShard } from '../util/shard.js';
+import { inShard, parseShard, type Shard } from '../util/shard.js';
 import { sharedTokenCounter } from '../util/token-counter.js';
 import { abortOnInterrupt } from './interrupt.js';
 import { printFinished } from './print-finished.js';
@@ -52,15 +61,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   const mode = cassetteMode(flags);
   const shard = flags.shard ? parseShard(flags.shard) : resumed?.header.shard;
   const fromHeader = resumed?.header ?? flags.baseRun;
-  // A resumed or replayed run takes its config from the run's header, whose credentials are redacted: they come back
-  // from the config file, where the file still holds the same values.
-  const fromFile = fromHeader ? loadConfig(fromHeader.configFile, {}) : undefined;
-  const loaded: LoadedConfig =
-    fromHeader && fromFile
-      ? { ...fromFile, config: restoreRedacted(fromHeader.config, fromFile.config) as LoadedConfig['config'] }
-      : loadConfig(flags.config, flags);
-  // A resumed or replayed run keeps its own config, but may run with another concurrency.
-  if (fromHeader && flags.concurrency !== undefined) loaded.config.concurrency = flags.concurrency;
+  const loaded = loadRunConfig(flags, fromHeader);
   const { config } = loaded;
   const suites = loadSuites(loaded, { globs: flags.filter ?? [], tags: flags.tag ?? [] });
   // The cases' prompts go to the token worker now, to be counted on the other core while the run goes on.
@@ -85,29 +86,18 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   const runDir = resumed ? resolve(flags.resume!) : resolve(loaded.dir, config.out, runId);
   mkdirSync(runDir, { recursive: true });
   if (mode) providers = withCassettes(providers, mode, flags.cassettes ?? join(runDir, CASSETTE_FILE)).providers;
-  const include =
-    shard || flags.onlyKeys
-      ? (item: PlanItem) =>
-          (!shard || inShard(shard, item.suite.suite.name, item.case.id)) && (flags.onlyKeys?.has(item.key) ?? true)
-      : undefined;
-  let total = include ? 0 : planSize(suites, strategies.length, providers.length, config.repeats);
-  if (include) for (const item of plan(suites, strategies, providers, config.repeats)) if (include(item)) total++;
-  const header: RunHeader = {
-    type: 'header',
-    format: RUN_LOG_FORMAT,
+  const { include, total } = planned(flags.onlyKeys, shard, suites, strategies, providers, config.repeats);
+  const header = runHeaderOf({
     runId,
-    toolgaugeVersion: toolgaugeVersion(),
-    startedAt: resumed?.header.startedAt ?? new Date().toISOString(),
-    gitCommit: gitCommit(loaded.dir),
-    configFile: loaded.file,
-    config: config as unknown as Record<string, unknown>,
-    strategies: strategies.map((s) => ({ label: s.label, name: s.name, options: s.options })),
-    providers: providers.map((p) => ({ label: p.label, id: p.id, simulated: p.provider.simulated })),
-    suites: suites.map((s) => ({ name: s.suite.name, file: displayPath(s.file), cases: s.suite.cases.length })),
+    runDir,
+    loaded,
+    strategies,
+    providers,
+    suites,
     plannedCases: total,
-    ...(resumed ? { resumedFrom: runDir } : {}),
-    ...(shard ? { shard } : {}),
-  };
+    resumed,
+    shard,
+  });
 
   const controller = new AbortController();
   const stopListening = abortOnInterrupt(controller, 'stopping after the cases in flight');
@@ -129,16 +119,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
       providers,
       repeats: config.repeats,
       concurrency: config.concurrency,
-      settings: {
-        seed: config.seed,
-        maxTurns: config.maxTurns,
-        turnMs: config.timeouts.turnMs,
-        caseMs: config.timeouts.caseMs,
-        toolMs: config.timeouts.toolMs,
-        serverStartMs: config.timeouts.serverStartMs,
-        graders,
-        schemaDir: loaded.dir,
-      },
+      settings: caseSettingsOf(loaded, graders),
       ...(resumed ? { resume: { records: resumed.records } } : {}),
       ...(include ? { include } : {}),
       signal: controller.signal,
@@ -173,6 +154,86 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   }
   resumeLock?.release();
   return finished.exitCode;
+}
+
+/**
+ * The config a run uses: the config file with the command line's overrides; or, for a resumed or replayed run, the
+ * run's own (from its header, whose credentials are redacted: they come back from the config file, where the file
+ * still holds the same values), which may run with another concurrency.
+ */
+function loadRunConfig(flags: EvalFlags, fromHeader: RunHeader | undefined): LoadedConfig {
+  if (!fromHeader) return loadConfig(flags.config, flags);
+  const fromFile = loadConfig(fromHeader.configFile, {});
+  const loaded = {
+    ...fromFile,
+    config: restoreRedacted(fromHeader.config, fromFile.config) as LoadedConfig['config'],
+  };
+  if (flags.concurrency !== undefined) loaded.config.concurrency = flags.concurrency;
+  return loaded;
+}
+
+/** Which planned items run (a shard, the keys `replay` re-runs; undefined: all) and how many they are. */
+function planned(
+  onlyKeys: ReadonlySet<string> | undefined,
+  shard: Shard | undefined,
+  suites: LoadedSuite[],
+  strategies: Strategy[],
+  providers: ProviderSlot[],
+  repeats: number,
+): { include: ((item: PlanItem) => boolean) | undefined; total: number } {
+  if (!shard && !onlyKeys)
+    return { include: undefined, total: planSize(suites, strategies.length, providers.length, repeats) };
+  const include = (item: PlanItem) =>
+    (!shard || inShard(shard, item.suite.suite.name, item.case.id)) && (onlyKeys?.has(item.key) ?? true);
+  let total = 0;
+  for (const item of plan(suites, strategies, providers, repeats)) if (include(item)) total++;
+  return { include, total };
+}
+
+/** The run log's header: the effective config, and what reports need to label the strategies and providers. */
+function runHeaderOf(input: {
+  runId: string;
+  runDir: string;
+  loaded: LoadedConfig;
+  strategies: Strategy[];
+  providers: ProviderSlot[];
+  suites: LoadedSuite[];
+  plannedCases: number;
+  resumed: { header: RunHeader } | undefined;
+  shard: Shard | undefined;
+}): RunHeader {
+  const { loaded, resumed, shard } = input;
+  return {
+    type: 'header',
+    format: RUN_LOG_FORMAT,
+    runId: input.runId,
+    toolgaugeVersion: toolgaugeVersion(),
+    startedAt: resumed?.header.startedAt ?? new Date().toISOString(),
+    gitCommit: gitCommit(loaded.dir),
+    configFile: loaded.file,
+    config: loaded.config as unknown as Record<string, unknown>,
+    strategies: input.strategies.map((s) => ({ label: s.label, name: s.name, options: s.options })),
+    providers: input.providers.map((p) => ({ label: p.label, id: p.id, simulated: p.provider.simulated })),
+    suites: input.suites.map((s) => ({ name: s.suite.name, file: displayPath(s.file), cases: s.suite.cases.length })),
+    plannedCases: input.plannedCases,
+    ...(resumed ? { resumedFrom: input.runDir } : {}),
+    ...(shard ? { shard } : {}),
+  };
+}
+
+/** What every case of the run needs from the config: seed, limits, graders, and where the schema cache is. */
+function caseSettingsOf(loaded: LoadedConfig, graders: Grader[]): CaseSettings {
+  const { config } = loaded;
+  return {
+    seed: config.seed,
+    maxTurns: config.maxTurns,
+    turnMs: config.timeouts.turnMs,
+    caseMs: config.timeouts.caseMs,
+    toolMs: config.timeouts.toolMs,
+    serverStartMs: config.timeouts.serverStartMs,
+    graders,
+    schemaDir: loaded.dir,
+  };
 }
 
 /** The flags that override a bounded number of the config, with the config field that sets its bounds. */

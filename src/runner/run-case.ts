@@ -27,17 +27,8 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
   const t0 = performance.now();
   const { suite, strategy, provider } = item;
   const c = item.case;
-  // One controller per case rather than AbortSignal.any([run, AbortSignal.timeout()]): in Node 20 `any` keeps weak
-  // refs and per-signal timers that cost ~40 µs a case, a tenth of a zero-latency case. Turns share it (CaseAbort).
-  const abort = new CaseAbort();
-  const onRunAbort = () => abort.abort(runSignal.reason);
-  if (runSignal.aborted) onRunAbort();
-  else runSignal.addEventListener('abort', onRunAbort, { once: true });
-  let caseTimedOut = false;
-  const caseTimer = setTimeout(() => {
-    caseTimedOut = true;
-    abort.abort(new DOMException(`case did not finish within ${settings.caseMs} ms`, 'TimeoutError'));
-  }, settings.caseMs);
+  const deadline = caseDeadline(runSignal, settings.caseMs);
+  const { abort } = deadline;
   let transcript: Transcript = { turns: [], finalText: '', stopReason: 'error' };
   let error: CaseRecord['error'];
   let grades: Grade[] = [];
@@ -79,28 +70,14 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
   } catch (e) {
     const cause = e instanceof LoopError ? e.cause : e;
     if (e instanceof LoopError) transcript = e.transcript;
-    const timedOut = !runSignal.aborted && caseTimedOut;
+    const timedOut = !runSignal.aborted && deadline.timedOut;
     error = {
       code: timedOut ? 'CASE_TIMEOUT' : isToolgaugeError(cause) ? cause.code : 'INTERNAL',
       message: timedOut ? `case did not finish within ${settings.caseMs} ms` : errorMessage(cause),
     };
   } finally {
-    clearTimeout(caseTimer);
-    runSignal.removeEventListener('abort', onRunAbort);
+    deadline.end();
     if (!(session instanceof Error)) await session.release();
-  }
-  const usage: { input: number; output: number; cached: number; cacheWrite?: number } = {
-    input: 0,
-    output: 0,
-    cached: 0,
-  };
-  for (const t of transcript.turns) {
-    usage.input += t.response.usage?.input ?? 0;
-    usage.output += t.response.usage?.output ?? 0;
-    usage.cached += t.response.usage?.cached ?? 0;
-    // prompt-cache writes only where the provider reports them (Anthropic)
-    if (t.response.usage?.cacheWrite !== undefined)
-      usage.cacheWrite = (usage.cacheWrite ?? 0) + t.response.usage.cacheWrite;
   }
   const record: CaseRecord = {
     type: 'case',
@@ -119,8 +96,47 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
     grades,
     startedAt: started.toISOString(),
     durationMs: Math.round(performance.now() - t0),
-    usage,
+    usage: usageOf(transcript),
     ...(error ? { error } : {}),
   };
   return record;
+}
+
+/**
+ * The case's abort: on Ctrl-C of the run, or when the case outlives `caseMs`. One controller per case rather than
+ * AbortSignal.any([run, AbortSignal.timeout()]): in Node 20 `any` keeps weak refs and per-signal timers that cost
+ * ~40 µs a case, a tenth of a zero-latency case. Turns share it (CaseAbort).
+ */
+function caseDeadline(runSignal: AbortSignal, caseMs: number) {
+  const abort = new CaseAbort();
+  const onRunAbort = () => abort.abort(runSignal.reason);
+  if (runSignal.aborted) onRunAbort();
+  else runSignal.addEventListener('abort', onRunAbort, { once: true });
+  const state = {
+    abort,
+    timedOut: false,
+    end() {
+      clearTimeout(timer);
+      runSignal.removeEventListener('abort', onRunAbort);
+    },
+  };
+  const timer = setTimeout(() => {
+    state.timedOut = true;
+    abort.abort(new DOMException(`case did not finish within ${caseMs} ms`, 'TimeoutError'));
+  }, caseMs);
+  return state;
+}
+
+/** Tokens over every turn of a transcript. */
+function usageOf(transcript: Transcript): CaseRecord['usage'] {
+  const usage: CaseRecord['usage'] = { input: 0, output: 0, cached: 0 };
+  for (const t of transcript.turns) {
+    usage.input += t.response.usage?.input ?? 0;
+    usage.output += t.response.usage?.output ?? 0;
+    usage.cached = (usage.cached ?? 0) + (t.response.usage?.cached ?? 0);
+    // prompt-cache writes only where the provider reports them (Anthropic)
+    if (t.response.usage?.cacheWrite !== undefined)
+      usage.cacheWrite = (usage.cacheWrite ?? 0) + t.response.usage.cacheWrite;
+  }
+  return usage;
 }
