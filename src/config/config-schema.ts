@@ -7,7 +7,10 @@ export const RendererEntrySchema = z.union([
   z.string().min(1),
   z
     .object({
-      name: z.string().min(1).describe('Built-in renderer name, or a path to a module exporting `renderer`'),
+      name: z
+        .string()
+        .min(1)
+        .describe('Built-in renderer name, or a path (relative to the config file) to a module exporting `renderer`'),
       options: Options.optional(),
       label: z.string().optional().describe('How reports name this strategy (default: name plus options)'),
     })
@@ -121,7 +124,7 @@ export const ConfigSchema = z
           .int()
           .positive()
           .default(30_000)
-          .describe("How long an MCP server may take to start and list its tools (initialize and tools/list)"),
+          .describe('How long an MCP server may take to start and list its tools (initialize and tools/list)'),
       })
       .strict()
       .default({ turnMs: 60_000, caseMs: 300_000, toolMs: 30_000, serverStartMs: 30_000 }),
