@@ -96,7 +96,9 @@ function writePlan(
       repeats: REPEATS,
       concurrency: o.concurrency,
       seed: o.seed,
-      timeouts: { turnMs: 10_000, caseMs: 30_000, toolMs: 2_000 },
+      // A hung tool call costs toolMs of one worker: 500 ms keeps the hang cases' share of the budget small; a restart
+      // after a crash or a hang may take seconds on a loaded machine (serverStartMs).
+      timeouts: { turnMs: 10_000, caseMs: 30_000, toolMs: 500, serverStartMs: 15_000 },
       out: join(dir, 'reports'),
       gate: { maxInfraErrorRate: 1 },
     }),
@@ -120,7 +122,7 @@ function completedRun(runDir: string): boolean {
 }
 
 /** Processes carrying the marker once the CLI is gone are orphans: report them, then end them (they are ours). */
-async function collectOrphans(marker: string, into: Map<number, string>): Promise<void> {
+async function collectOrphans(marker: string, into: Map<number, string>, when: string): Promise<void> {
   const until = Date.now() + 5_000;
   let live = processesWith(marker);
   while (live.length && Date.now() < until) {
@@ -128,7 +130,7 @@ async function collectOrphans(marker: string, into: Map<number, string>): Promis
     live = processesWith(marker);
   }
   for (const p of live) {
-    into.set(p.pid, p.cmdline.slice(0, 160));
+    into.set(p.pid, `${when}: ${p.cmdline.slice(0, 160)}`);
     try {
       process.kill(p.pid, 'SIGKILL');
     } catch {
@@ -190,7 +192,11 @@ export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
     const exit = await runCli(options.built === true, args, env, kill, (d) => {
       runDir ??= d;
     });
-    await collectOrphans(marker, orphans);
+    await collectOrphans(
+      marker,
+      orphans,
+      `cycle ${cycle + 1} (${exit.sent ?? 'no signal'}, exit ${exit.code ?? exit.signal})`,
+    );
     if ((exit.code === 0 || exit.code === 1) && runDir && completedRun(runDir)) {
       finished = true;
       break;
@@ -258,7 +264,7 @@ export async function soak(options: SoakOptions = {}): Promise<SoakResult> {
     if (!csv(runDir)) diffs.push('the run wrote no results.csv');
     result.reportDiffs = diffs.length;
     problems.push(...diffs);
-    await collectOrphans(marker, orphans);
+    await collectOrphans(marker, orphans, 'after the checks');
   } else problems.push('no run log');
   // Every file the CLI wrote (the run folders and the re-aggregated report); the soak's own config holds the header.
   const written = [join(work, 'reports'), join(work, 're-aggregated')].filter((d) => existsSync(d));

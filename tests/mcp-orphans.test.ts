@@ -175,3 +175,45 @@ cases:
     }
   });
 });
+
+describe('no orphan after the CLI is killed outright (real processes)', () => {
+  // SIGKILL runs no handler and no exit hook; a server that ignores the end of its stdin (here: one holding a hung
+  // call open with a timer) would run on under PID 1. The reaper the CLI started with its first server ends it.
+  it('SIGKILL to an eval while its stdio server holds a hung call', async () => {
+    const marker = `tg-orphan-${randomUUID()}`;
+    const dir = mkdtempSync(join(tmpdir(), 'tg-orphans-kill-'));
+    const calls = join(dir, 'calls');
+    writeFileSync(
+      join(dir, 'hang.yaml'),
+      `name: hang
+servers:
+  faulty:
+    command: [node, ${JSON.stringify(FAULTY)}, --marker, ${marker}]
+    env: { FAULTY_CALL_LOG: ${JSON.stringify(calls)} }
+cases:
+  - id: hang
+    prompt: Use the hang tool.
+    expect: { calls: [{ tool: hang, args: {} }] }
+`,
+    );
+    const config = join(dir, 'hang.config.yaml');
+    writeFileSync(
+      config,
+      'suites: [hang.yaml]\nrenderers: [full-details]\nproviders: [sim:oracle]\ntimeouts: { toolMs: 600000, caseMs: 600000 }\nout: reports\n',
+    );
+    const child = startCli(['eval', '-c', config]);
+    const done = finished(child);
+    try {
+      const hung = await waitFor(() => existsSync(calls) && readFileSync(calls, 'utf8').includes('hang'), 30_000);
+      expect(hung, 'the hang call never reached the server').toBe(true);
+      expect(processesWith(marker).length).toBe(1);
+      child.kill('SIGKILL');
+      await done;
+      const gone = await waitFor(() => processesWith(marker).length === 0, 10_000);
+      expect(gone, `left running: ${JSON.stringify(processesWith(marker))}`).toBe(true);
+    } finally {
+      for (const p of processesWith(marker)) process.kill(p.pid, 'SIGKILL');
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});

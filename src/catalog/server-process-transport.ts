@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { ReadBuffer, STDIO_DEFAULT_MAX_BUFFER_SIZE, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { forgetGroup, watchGroup } from './server-reaper.js';
 
 /** Largest message (one JSON-RPC line) read from a stdio server: the SDK's own limit, 10 MiB. */
 export const MAX_MESSAGE_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
@@ -100,12 +101,15 @@ export class ServerProcessTransport implements Transport {
       child.once('spawn', () => {
         liveServers.add(child);
         installExitHooks();
+        // Should this process die unseen (SIGKILL), the reaper ends the group; the exit hooks cover every other exit.
+        if (GROUPS && child.pid !== undefined) watchGroup(child.pid);
         resolve();
       });
       // The leader is gone: whatever it left running in its group goes too.
       child.once('exit', () => {
         liveServers.delete(child);
         signalServer(child, 'SIGKILL');
+        if (GROUPS && child.pid !== undefined) forgetGroup(child.pid);
       });
       child.once('close', () => {
         this.child = undefined;
