@@ -119,6 +119,11 @@ async function open(runDir: string, url = pathToFileURL(join(runDir, 'report.htm
   });
   const requests: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') pageErrors.push(m.text());
+  });
   await page.goto(url);
   await page.waitForSelector('body[data-ready="1"]');
   /** Nothing from the run became markup, nothing asked the network, nothing alerted. */
@@ -126,6 +131,7 @@ async function open(runDir: string, url = pathToFileURL(join(runDir, 'report.htm
     expect(await page.locator('img, b[onmouseover], svg[onload], [onerror]').count()).toBe(0);
     expect(await page.locator('script').count()).toBe(2); // the data element and the page's own script
     expect(dialogs).toEqual([]);
+    expect(pageErrors).toEqual([]); // no script error, no CSP violation
     expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
   };
   return { page, clean };
