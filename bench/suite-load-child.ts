@@ -2,7 +2,7 @@
  * One suite load for bench/suite-load.ts, in a process of its own (run with --trace-gc): `after` is loadSuite as
  * toolgauge runs it; `before` is what loading did before the fast parser, the located parser (`yaml`) on the whole
  * file and the same zod validation (the semantic checks, which both do, are left out of it). Prints one line:
- * RESULT {"ms":…,"heapBeforeMiB":…,"heapAfterMiB":…,"cases":…}.
+ * RESULT {"ms":…,"cpuMs":…,"heapBeforeMiB":…,"heapAfterMiB":…,"cases":…}.
  */
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument } from 'yaml';
@@ -24,7 +24,11 @@ function before(path: string): number {
 const mib = (b: number) => Math.round((b / 2 ** 20) * 10) / 10;
 const heapBeforeMiB = mib(process.memoryUsage().heapUsed);
 const t0 = performance.now();
+const c0 = process.cpuUsage();
 const cases = mode === 'before' ? before(file) : loadSuite(file).suite.cases.length;
+const c1 = process.cpuUsage(c0);
 const ms = performance.now() - t0;
+// CPU time of the process (all its threads, the garbage collector's included): less at the mercy of a shared machine.
+const cpuMs = (c1.user + c1.system) / 1000;
 const heapAfterMiB = mib(process.memoryUsage().heapUsed);
-process.stdout.write(`RESULT ${JSON.stringify({ ms, heapBeforeMiB, heapAfterMiB, cases })}\n`);
+process.stdout.write(`RESULT ${JSON.stringify({ ms, cpuMs, heapBeforeMiB, heapAfterMiB, cases })}\n`);

@@ -60,13 +60,13 @@ export type FastYaml = { ok: true; data: unknown; batches: readonly FastYamlBatc
  * one batch only.
  */
 export function parseYamlFast(text: string, splitBytes = FAST_YAML_SPLIT_BYTES): FastYaml {
-  const { load, schema } = jsYaml();
-  const options = { schema, maxAliases: 0 };
+  // js-yaml is loaded only for what the plain parser steps aside for.
+  const load = (part: string) => jsYaml().load(part, { schema: jsYaml().schema, maxAliases: 0 });
   try {
     const regions = text.length >= splitBytes ? topLevelSequences(text) : [];
     if (regions.length === 0) {
       const plain = parsePlainYaml(text);
-      return { ok: true, data: plain === NOT_PLAIN ? load(text, options) : plain, batches: [] };
+      return { ok: true, data: plain === NOT_PLAIN ? load(text) : plain, batches: [] };
     }
     let head = '';
     let from = 0;
@@ -79,7 +79,7 @@ export function parseYamlFast(text: string, splitBytes = FAST_YAML_SPLIT_BYTES):
       for (const b of r.batches) {
         const slice = text.slice(b.start, b.end);
         let part = parsePlainYaml(slice);
-        if (part === NOT_PLAIN) part = load(slice, options);
+        if (part === NOT_PLAIN) part = load(slice);
         if (!Array.isArray(part) || part.length !== b.count) return { ok: false };
         for (const item of part) items.push(item);
         batches.push(b);
@@ -88,7 +88,7 @@ export function parseYamlFast(text: string, splitBytes = FAST_YAML_SPLIT_BYTES):
     }
     head += text.slice(from);
     const plainHead = parsePlainYaml(head);
-    const data = plainHead === NOT_PLAIN ? load(head, options) : plainHead;
+    const data = plainHead === NOT_PLAIN ? load(head) : plainHead;
     if (typeof data !== 'object' || data === null || Array.isArray(data)) return { ok: false };
     const record = data as Record<string, unknown>;
     for (const [key, items] of lists) {
