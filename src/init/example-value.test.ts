@@ -14,6 +14,7 @@ describe('exampleValue', () => {
     [{ type: ['null', 'string'], format: 'date' }, '2024-01-31'],
     [{ anyOf: [{ type: 'null' }, { type: 'integer', minimum: 2 }] }, 2],
     [{ type: 'array', items: { type: 'string' }, minItems: 2 }, ['example tag', 'example tag']],
+    [{ type: 'string', description: 'Path to the Excel file (e.g. "test.xlsx")' }, 'test.xlsx'],
   ])('%j → %j', (schema, value) => {
     expect(exampleValue(schema, 'tags')).toEqual(value);
   });

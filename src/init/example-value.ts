@@ -33,6 +33,9 @@ function exampleString(s: Schema, name: string): string {
     case 'uuid':
       return '00000000-0000-4000-8000-000000000000';
   }
+  // a description that gives an example ("Path to the file (e.g. \"test.xlsx\")") knows best
+  const given = typeof s.description === 'string' ? /e\.g\.,?\s*["'`]([^"'`\n]{1,80})["'`]/.exec(s.description) : null;
+  if (given?.[1]) return given[1];
   const n = name.toLowerCase();
   if (/url|uri|link/.test(n)) return 'https://example.com';
   if (/(^|_)(file)?path$|file(name|_name)?$|filepath/.test(n)) return 'example.txt';

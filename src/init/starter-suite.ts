@@ -26,7 +26,8 @@ const changesState = (t: ToolDef) =>
   t.annotations?.destructiveHint === true || (t.annotations !== undefined && t.annotations.readOnlyHint === false);
 
 /** YAML of one value on one line (flow style), as it would be written in the suite by hand. */
-const flow = (value: unknown) => stringify(value, { collectionStyle: 'flow', lineWidth: 0 }).trim();
+const flow = (value: unknown) =>
+  stringify(value, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 }).trim();
 
 /**
  * The starter suite: one case skeleton per tool, its expected call holding the tool's required parameters with example
@@ -44,7 +45,7 @@ export function starterSuite(name: string, serverName: string, spec: ServerSpec,
     '# Every path here (a server command\'s files) is relative to this file. Format: README.md "Configuration and suites".',
     stringify({ name }).trim(),
     'servers:',
-    `  ${stringify({ [serverName]: spec }, { collectionStyle: 'flow', lineWidth: 0 })
+    `  ${stringify({ [serverName]: spec }, { collectionStyle: 'flow', flowCollectionPadding: false, lineWidth: 0 })
       .trim()
       .replace(/^\{ ?|\s?\}$/g, '')}`,
     'cases:',
