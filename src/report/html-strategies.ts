@@ -13,6 +13,11 @@ function pValue(p: number): string {
 
 /** One provider's table for one grader: each strategy against the provider's best on the same cases. */
 function comparisonTable(sc: StrategyComparison): string {
+  const front = new Set(
+    tradeoffPoints(sc)
+      .filter((p) => p.pareto)
+      .map((p) => p.renderer),
+  );
   const rows = sc.rows.map((r) => {
     const v = r.vsBest;
     const vs = r.best
@@ -20,10 +25,10 @@ function comparisonTable(sc: StrategyComparison): string {
       : v
         ? `<td${v.significant ? ' class="sig"' : ''} title="${v.pairs} paired trials">${signedPts(v.diff)} <small>(${pts(v.ci95[0])} to ${pts(v.ci95[1])})</small></td><td${v.significant ? ' class="sig"' : ''}>${pValue(v.pAdjusted)}${v.significant ? ' significant' : ''} <small>${v.onlyThis}↑ ${v.onlyBest}↓</small></td>`
         : '<td colspan="2" class="l muted">no shared case</td>';
-    return `<tr data-renderer="${e(r.renderer)}"${r.best ? ' class="best"' : ''}><th>${r.best ? '★ ' : ''}${e(r.renderer)}</th><td>${pct(r.rate)} <small>(${r.pass}/${r.n}, ${pct(r.wilson95[0])}–${pct(r.wilson95[1])})</small></td><td>${r.promptTokensMean}</td>${vs}</tr>`;
+    return `<tr data-renderer="${e(r.renderer)}"${r.best ? ' class="best"' : ''}><th>${r.best ? '★ ' : ''}${e(r.renderer)}</th><td>${pct(r.rate)} <small>(${r.pass}/${r.n}, ${pct(r.wilson95[0])}–${pct(r.wilson95[1])})</small></td><td>${r.promptTokensMean}${front.has(r.renderer) ? ' <small>front</small>' : ''}</td>${vs}</tr>`;
   });
   return [
-    `<table class="strategy-comparison"><tr><th>strategy</th><th>pass rate (95%)</th><th>tokens</th><th>vs best, same cases (95%)</th><th>p (McNemar, Holm)</th></tr>`,
+    `<table class="strategy-comparison"><tr><th>strategy</th><th>pass rate (95%)</th><th title="mean prompt tokens; front: on the Pareto front">tokens</th><th>vs best, same cases (95%)</th><th>p (McNemar, Holm)</th></tr>`,
     rows.join(''),
     '</table>',
   ].join('');
