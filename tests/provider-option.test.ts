@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './cli-helpers.js';
 import { runCliAnywhere } from './run-cli-anywhere.js';
 import { type ServedLlm, serveLlmProcess } from './serve-llm-process.js';
 
@@ -154,6 +155,17 @@ describe('config composition', () => {
       dir,
     );
     expect(res.stderr).toContain('gate: passed');
+    expect(res.code).toBe(0);
+  }, 60_000);
+
+  it('--suite takes a path relative to the current folder, wherever the config is', async () => {
+    const economist = readFileSync(join(ROOT, 'suites', 'economist.yaml'), 'utf8').replace(/^name: .*$/m, 'name: mine');
+    const dir = folder({ 'mine.yaml': economist });
+    mkdirSync(join(dir, 'cfg'));
+    writeFileSync(join(dir, 'cfg', 'c.yaml'), 'providers: [sim:oracle]\nrenderers: [full-details]\n');
+    const res = await runCliAnywhere(['eval', '-c', 'cfg/c.yaml', '--suite', 'mine.yaml', '-q'], dir);
+    expect(res.stderr).toContain('gate: passed');
+    expect(res.stdout).toContain('mine');
     expect(res.code).toBe(0);
   }, 60_000);
 
