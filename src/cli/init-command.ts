@@ -43,7 +43,7 @@ export async function initCommand(flags: InitFlags): Promise<number> {
     );
   }
 
-  const tools = await listTools(name, spec, flags.timeoutMs ?? 30_000);
+  const tools = await listTools(name, spec, flags.timeoutMs ?? 120_000);
   if (tools.length === 0) {
     throw new ToolgaugeError('USAGE', `init: MCP server '${name}' lists no tools; nothing to write a suite for`);
   }

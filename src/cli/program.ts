@@ -397,7 +397,11 @@ program
   .option('--dir <dir>', 'folder to write into (default: the current folder)')
   .option('--force', 'overwrite files that exist')
   .option('--no-eval', 'write the files only; skip the first eval')
-  .option('--timeout-ms <ms>', 'time the server has to start and list its tools', int('--timeout-ms'))
+  .option(
+    '--timeout-ms <ms>',
+    'time the server has to start and list its tools (default 120000: npx may download it first)',
+    int('--timeout-ms'),
+  )
   .action((opts) =>
     run(async () => {
       const { initCommand } = await import('./init-command.js');
