@@ -25,6 +25,7 @@ timeouts:
   turnMs: 120000          # one model reply; a local model on CPU may need 300000
   caseMs: 600000
   toolMs: 30000
+  serverStartMs: 120000   # an MCP server started with npx or uvx may be downloaded first (on a fresh CI runner)
 out: reports
 gate:
   maxInfraErrorRate: 0.2
