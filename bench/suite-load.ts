@@ -2,14 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { REALISTIC, writeSuites } from './fixtures/gen-cases.js';
 import { median } from './measure.js';
 import { ROOT } from './paths.js';
 import type { BenchResult } from './types.js';
 
-const CHILD = join(ROOT, 'bench/suite-load-child.ts');
-const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+const CHILD = join(ROOT, 'bench/suite-load-child.mjs');
 
 interface Load {
   ok: boolean;
@@ -24,7 +22,7 @@ interface Load {
 
 /** Loads a suite in a fresh process (`--trace-gc`, optionally a heap cap). */
 function load(mode: 'before' | 'after', file: string, heapCapMb?: number): Load {
-  const args = ['--trace-gc', ...(heapCapMb ? [`--max-old-space-size=${heapCapMb}`] : []), '--import', TSX];
+  const args = ['--trace-gc', ...(heapCapMb ? [`--max-old-space-size=${heapCapMb}`] : [])];
   const r = spawnSync(process.execPath, [...args, CHILD, mode, file], {
     cwd: ROOT,
     encoding: 'utf8',

@@ -4,15 +4,18 @@
  * file and the same zod validation (the semantic checks, which both do, are left out of it). Prints one line:
  * RESULT {"ms":…,"cpuMs":…,"heapBeforeMiB":…,"heapAfterMiB":…,"cases":…}.
  */
+// Plain JavaScript on the built modules (dist/src, `npm run build`): what users run, and no TypeScript compiled
+// while the load is timed.
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument } from 'yaml';
-import { loadSuite } from '../src/config/load-suite.js';
-import { SuiteSchema } from '../src/config/suite-schema.js';
+import { loadSuite } from '../dist/src/config/load-suite.js';
+import { SuiteSchema } from '../dist/src/config/suite-schema.js';
 
 const [mode, file] = process.argv.slice(2);
-if ((mode !== 'before' && mode !== 'after') || !file) throw new Error('usage: suite-load-child.ts before|after <file>');
+if ((mode !== 'before' && mode !== 'after') || !file)
+  throw new Error('usage: suite-load-child.mjs before|after <file>');
 
-function before(path: string): number {
+function before(path) {
   const lineCounter = new LineCounter();
   const doc = parseDocument(readFileSync(path, 'utf8'), { lineCounter, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) throw new Error(doc.errors[0]?.message);
@@ -21,7 +24,7 @@ function before(path: string): number {
   return result.data.cases.length;
 }
 
-const mib = (b: number) => Math.round((b / 2 ** 20) * 10) / 10;
+const mib = (b) => Math.round((b / 2 ** 20) * 10) / 10;
 const heapBeforeMiB = mib(process.memoryUsage().heapUsed);
 const t0 = performance.now();
 const c0 = process.cpuUsage();
