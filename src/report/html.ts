@@ -157,6 +157,7 @@ function casesSection(counts: CaseDataCounts): string {
     '<label>outcome <select id="f-outcome"><option value="any">any</option><option value="pass">pass</option><option value="fail">fail</option><option value="error">error</option></select></label>',
     '</div>',
     '<p><b id="count">…</b> case(s) match. <button id="prev" type="button">previous</button> <span id="page"></span> <button id="next" type="button">next</button> <span id="cases-status" class="muted">Loading the case list…</span></p>',
+    '<noscript><p>The case list needs JavaScript; results.csv and run.jsonl hold every case.</p></noscript>',
     '<ol id="case-list"></ol>',
     '</section>',
     '<section id="case-view" hidden></section>',
