@@ -114,7 +114,7 @@ function row(what: string, n: number, runs: Measured[], logBytes: (number | null
 }
 
 export interface MatrixOptions {
-  /** Sizes at which every workload runs (once; the realistic one `rounds` times, alternating with promptfoo). */
+  /** Sizes at which every workload runs (once; from 20,000 cases the realistic one `rounds` times, alternating with promptfoo). */
   sizes: number[];
   /** Size at which only the realistic workload runs (once); 0 to skip. */
   big: number;
@@ -150,7 +150,8 @@ export async function benchEvalMatrix(options: Partial<MatrixOptions> = {}): Pro
       const tgBytes: (number | null)[] = [];
       const contains: Measured[] = [];
       const javascript: Measured[] = [];
-      const rounds = big ? 1 : opts.rounds;
+      // Start-up dominates below 20,000 cases: one round there.
+      const rounds = big || n < 20_000 ? 1 : opts.rounds;
       for (let r = 0; r < rounds; r++) {
         process.stderr.write(`bench: matrix N=${n} round ${r + 1}/${rounds}\n`);
         const { m, logBytes } = await runToolgauge(dir, REALISTIC, n);
