@@ -15,6 +15,8 @@ describe('exampleValue', () => {
     [{ anyOf: [{ type: 'null' }, { type: 'integer', minimum: 2 }] }, 2],
     [{ type: 'array', items: { type: 'string' }, minItems: 2 }, ['example tag', 'example tag']],
     [{ type: 'string', description: 'Path to the Excel file (e.g. "test.xlsx")' }, 'test.xlsx'],
+    [{ type: 'object', minProperties: 1, additionalProperties: { type: ['number', 'boolean'] } }, { example_key: 1 }],
+    [{ type: 'object', minProperties: 1, properties: { a: { type: 'string', enum: ['x'] } } }, { a: 'x' }],
   ])('%j → %j', (schema, value) => {
     expect(exampleValue(schema, 'tags')).toEqual(value);
   });

@@ -91,10 +91,30 @@ export function exampleValue(schema: unknown, name = '', root: unknown = schema,
       return Array.from({ length: count }, () => item);
     }
     case 'object':
-      return exampleArgs(s as JSONSchema, rootSchema, depth + 1);
+      return exampleObject(s, rootSchema, depth + 1);
     default:
       return exampleString(s, name);
   }
+}
+
+/**
+ * An object: its required properties, then as many more as `minProperties` asks — optional properties first, then
+ * made-up keys valued by `additionalProperties` (a map such as `{ parameters: { rate: 0.05 } }`).
+ */
+function exampleObject(s: Schema, root: Schema, depth: number): Record<string, unknown> {
+  const out = exampleArgs(s as JSONSchema, root, depth);
+  const min = typeof s.minProperties === 'number' ? s.minProperties : 0;
+  const props = asSchema(s.properties) ?? {};
+  for (const [p, ps] of Object.entries(props)) {
+    if (Object.keys(out).length >= min) break;
+    if (!(p in out)) out[p] = exampleValue(ps, p, root, depth + 1);
+  }
+  const extra = s.additionalProperties === false ? undefined : (asSchema(s.additionalProperties) ?? {});
+  for (let n = 1; extra && Object.keys(out).length < min; n++) {
+    const key = n === 1 ? 'example_key' : `example_key_${n}`;
+    if (!(key in out)) out[key] = exampleValue(extra, key, root, depth + 1);
+  }
+  return out;
 }
 
 /** Example values of an object schema's required properties (the arguments a call cannot leave out). */
