@@ -1,10 +1,12 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HtmlCaseData, MemoryOut } from '../src/report/html-data.js';
+import { writeReports } from '../src/report/write-reports.js';
 import { loadRun } from '../src/run-log/load-run.js';
 import { caseRecords } from '../src/run-log/reader.js';
+import { reportData } from './helpers/report-data.js';
 import { passingCases, writeSyntheticRun } from './helpers/synthetic-run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-html-data-'));
@@ -57,5 +59,44 @@ describe('report.html case data', () => {
     const boom = index.find((e) => e[2] === 'boom');
     expect(boom?.[8]).toBe('PROVIDER_HTTP');
     expect(boom?.[7]).toBe('--'); // not graded
+  });
+});
+
+describe('report.html weight', () => {
+  it('stays small for a run like the default one: a shared system prompt is stored once per chunk, compressed', async () => {
+    const renderers = ['names-only', 'full-details', 'full-details(noFences=true)', 'native-functions'];
+    const providers = ['sim:oracle', 'sim:guesser', 'sim:fence-wrapper', 'sim:stopper', 'sim:noisy'];
+    const runDir = writeSyntheticRun(
+      dir,
+      'weight',
+      renderers.flatMap((renderer) =>
+        providers.flatMap((provider) => passingCases(97, 80, G, { renderer, provider, reply: undefined })),
+      ),
+    );
+    // the default run's prompts are ~3,000 tokens: give every request a long system prompt per strategy
+    const log = join(runDir, 'run.jsonl');
+    const lines = readFileSync(log, 'utf8')
+      .split('\n')
+      .map((l) =>
+        l.replace(/"system":"You can call tools\. \(([^)]*)\)"/, (_m, r: string) =>
+          JSON.stringify({
+            system: `${`Tool ${r}: read_data_from_excel(filepath, sheet_name, start_cell). `.repeat(150)}`,
+          }).slice(1, -1),
+        ),
+      );
+    writeFileSync(log, lines.join('\n'));
+    const run = await loadRun(runDir);
+    await writeReports({
+      runDir,
+      runLog: run.runLog,
+      displayDir: runDir,
+      aggregate: run.aggregate,
+      interrupted: false,
+    });
+    const logBytes = statSync(log).size;
+    const pageBytes = statSync(join(runDir, 'report.html')).size;
+    expect(logBytes).toBeGreaterThan(15_000_000);
+    expect(pageBytes).toBeLessThan(2_000_000);
+    expect(reportData(readFileSync(join(runDir, 'report.html'), 'utf8')).index).toHaveLength(1940);
   });
 });
