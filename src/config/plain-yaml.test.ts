@@ -193,6 +193,7 @@ describe('parsePlainYaml', () => {
       'a:\tb\n\tc: d\n',
       '\ufeffa: 1\n',
       'a: b: c\n',
+      `${'k'.repeat(1100)}: 1\n`,
       '',
     ])
       expect(parsePlainYaml(text), text).toBe(NOT_PLAIN);

@@ -163,7 +163,8 @@ class PlainParser {
       const start = lines.start(i);
       const end = lines.end(i);
       const colon = this.keyEnd(start, end);
-      if (colon < 0) stop();
+      // The yaml package refuses an implicit key longer than 1,024 characters.
+      if (colon < 0 || colon - start > 1024) stop();
       const key = this.key(start, colon);
       if (Object.hasOwn(map, key) || key === '__proto__') stop();
       let r = colon + 1;
@@ -445,8 +446,9 @@ class FlowParser {
     }
     for (;;) {
       this.space();
+      const keyStart = this.pos;
       const k = this.value();
-      if (typeof k !== 'string' || k === '__proto__' || Object.hasOwn(map, k)) stop();
+      if (typeof k !== 'string' || k === '__proto__' || Object.hasOwn(map, k) || this.pos - keyStart > 1024) stop();
       this.space();
       if (this.text.charCodeAt(this.pos) !== 58) stop(); // `{a, b}`: a key with no value
       this.pos++;
