@@ -98,6 +98,12 @@ describe('toolgauge init', () => {
     120_000,
   );
 
+  it('writes a starter for `serve mcp excel --http`, dialled by URL', async () => {
+    const url = await startHttpExcel();
+    const { text } = await initAndEval(['--url', url, '--name', 'excel'], 'excel', 25);
+    expect(text).toContain(`url: ${url}`);
+  }, 120_000);
+
   it('writes a starter for a third-party stdio server from npm, its folder argument relative to the suite', async () => {
     const base = mkdtempSync(join(tmpdir(), 'tg-init-fs-'));
     mkdirSync(join(base, 'sandbox'));
