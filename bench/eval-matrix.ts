@@ -138,6 +138,16 @@ export async function benchEvalMatrix(options: Partial<MatrixOptions> = {}): Pro
   const pf = havePromptfoo();
   const pfName = `promptfoo ${promptfooVersion()}`;
   const rows: MatrixRow[] = [];
+  const failures: string[] = [];
+  /** A run that failed is named under the table, and the matrix goes on. */
+  const attempt = async <T>(what: string, run: () => Promise<T>): Promise<T | undefined> => {
+    try {
+      return await run();
+    } catch (e) {
+      failures.push(`${what}: ${e instanceof Error ? e.message.slice(0, 300) : String(e)}`);
+      return undefined;
+    }
+  };
   const realistic = new Map<number, MatrixRow>();
   const pfRows = new Map<string, MatrixRow>();
   const sizes = [...opts.sizes, ...(opts.big ? [opts.big] : [])];
@@ -158,8 +168,12 @@ export async function benchEvalMatrix(options: Partial<MatrixOptions> = {}): Pro
         tg.push(m);
         tgBytes.push(logBytes);
         if (pf && (!big || opts.promptfooBig)) {
-          contains.push(await runPromptfoo(dir, n, 'contains'));
-          if (!big) javascript.push(await runPromptfoo(dir, n, 'javascript'));
+          const c = await attempt(`promptfoo contains, N=${n}`, () => runPromptfoo(dir, n, 'contains'));
+          if (c) contains.push(c);
+          if (!big) {
+            const j = await attempt(`promptfoo javascript, N=${n}`, () => runPromptfoo(dir, n, 'javascript'));
+            if (j) javascript.push(j);
+          }
         }
       }
       const real = row(workloadName(REALISTIC), n, tg, tgBytes);
@@ -178,14 +192,14 @@ export async function benchEvalMatrix(options: Partial<MatrixOptions> = {}): Pro
       if (big) continue;
       for (const w of WORKLOADS) {
         if (isRealistic(w)) continue;
-        const { m, logBytes } = await runToolgauge(dir, w, n);
-        rows.push(row(workloadName(w), n, [m], [logBytes]));
+        const r = await attempt(`${workloadName(w)}, N=${n}`, () => runToolgauge(dir, w, n));
+        if (r) rows.push(row(workloadName(w), n, [r.m], [r.logBytes]));
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  return headline(rows, realistic, pfRows, opts, pf);
+  return headline(rows, realistic, pfRows, opts, pf, failures);
 }
 
 function headline(
@@ -194,6 +208,7 @@ function headline(
   pfRows: Map<string, MatrixRow>,
   opts: MatrixOptions,
   pf: boolean,
+  failures: string[],
 ): BenchResult[] {
   const out: BenchResult[] = [];
   const desc = (r: MatrixRow) =>
@@ -279,7 +294,12 @@ function headline(
     target: '',
     met: null,
     detail: `${rows.length} rows, in the table "Eval matrix" below`,
-    section: { title: 'Eval matrix', markdown: matrixTable(rows, opts) },
+    section: {
+      title: 'Eval matrix',
+      markdown: [matrixTable(rows, opts), ...(failures.length ? ['', `Failed: ${failures.join('; ')}`] : [])].join(
+        '\n',
+      ),
+    },
   });
   return out;
 }
