@@ -258,6 +258,7 @@ async function showAcross(c) {
         col.append(h('h4', {}, 'Request (turn 1)'), pre('cv-request', texts[i] || '(no request recorded)'));
         if (i !== bi && texts[bi] !== null && texts[i] !== null) col.append(h('h4', {}, 'Diff against ' + same[bi].r + ' (- only there, + only here)'), diffView(texts[bi], texts[i]));
         col.append(h('h4', {}, 'Reply (turn 1)'), pre('cv-reply', t ? S(d, t.rep) : ''));
+        if (t && t.nc !== undefined) col.append(h('h5', {}, 'Native tool calls'), pre('native', S(d, t.nc)));
         if (d.d.tu.length > 1) col.append(h('p', { class: 'muted' }, d.d.tu.length + ' turns; final answer:'), pre('final', S(d, d.d.fin)));
         col.append(h('h4', {}, 'Grades'), gradesList(d));
       }
