@@ -123,9 +123,10 @@ function loadYaml<S extends z.ZodType>(
         return { data: valid.data, locate };
       }
     }
-    // The bulk of a YAML file goes through the fast parser (js-yaml, no positions); the located parser (`yaml`) reads
-    // it only when that parser refuses it (a syntax error, an alias) or, one batch of cases at a time, to locate a
-    // problem. The text is not kept meanwhile (a 100,000-case suite is ~45 MB as a string): it is read again then.
+    // The bulk of a YAML file goes through the fast parsers (the plain subset by hand, the rest by js-yaml; no
+    // positions); the located parser (`yaml`) reads it only when they refuse it (a syntax error, an alias) or, one
+    // batch of cases at a time, to locate a problem. The text is not kept meanwhile (a 100,000-case suite is ~45 MB as
+    // a string): it is read again then.
     if (fast.kind === 'yaml') {
       let located: Located | undefined;
       const whole = (path: readonly PropertyKey[]) => {
