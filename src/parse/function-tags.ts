@@ -1,3 +1,4 @@
+import { setKey } from '../util/set-key.js';
 import type { FoundCall } from './found-call.js';
 import { atReadLimit, emptyFound, type FinderContext, type Found, isIntroducedAsExample } from './found-call.js';
 import { parseJsonText } from './json-args.js';
@@ -98,7 +99,7 @@ function parameterArgs(body: string, schemas: ReturnType<typeof parameterSchemas
     if (param === '') return `a <parameter=> at ${start} has no name`;
     const { bodyEnd: valueEnd, closed } = values.from(nameEnd + 1);
     const read = parameterValue(body.slice(nameEnd + 1, valueEnd), schemas, param);
-    args[param] = read.value;
+    setKey(args, param, read.value);
     repaired ||= read.repaired;
     from = closed ? valueEnd + PARAM_CLOSE.length : valueEnd;
   }

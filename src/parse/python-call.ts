@@ -1,3 +1,4 @@
+import { setKey } from '../util/set-key.js';
 import { PythonLexer, type Token } from './python-lexer.js';
 
 /** Deeper nesting than this is not a tool call; the cap keeps the recursive parser off the stack limit. */
@@ -138,7 +139,7 @@ function parseCall(lx: PythonLexer): PyCall | null {
       lx.next();
       lx.next();
       const value = parseValue(lx, 1);
-      if (value !== MISSING) args[t.value] = value;
+      if (value !== MISSING) setKey(args, t.value, value);
     } else if (lx.lenientEof && t.type === 'name' && lx.text.slice(t.end).trim() === '') {
       // cut right after a name: the start of `name=…`, not a value
       lx.next();

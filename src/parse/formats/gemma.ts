@@ -1,3 +1,4 @@
+import { setKey } from '../../util/set-key.js';
 import type { FoundCall } from '../found-call.js';
 import { atReadLimit, emptyFound, type FinderContext, type Found } from '../found-call.js';
 import { skipSpace } from '../json-scan.js';
@@ -175,10 +176,10 @@ class GemmaArgs {
       if (this.src[this.pos] !== ':') throw new ArgsError(`expected ':' after key ${key}`, this.pos);
       this.pos++;
       if (this.atEnd()) {
-        out[key] = '';
+        setKey(out, key, '');
         return out;
       }
-      out[key] = this.readValue(depth);
+      setKey(out, key, this.readValue(depth));
     }
   }
 

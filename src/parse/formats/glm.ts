@@ -1,3 +1,4 @@
+import { setKey } from '../../util/set-key.js';
 import {
   atReadLimit,
   emptyFound,
@@ -146,7 +147,7 @@ function readArguments(
     const closed = v.closed && (v.bodyEnd < bodyEnd || continuesCall(text, v.bodyEnd + VALUE_CLOSE.length));
     const valueEnd = closed ? v.bodyEnd : Math.max(valueStart, Math.min(v.bodyEnd, bodyEnd));
     const read = parameterValue(ctx.source.slice(valueStart, valueEnd), schemas, key);
-    value[key] = read.value;
+    setKey(value, key, read.value);
     repaired ||= read.repaired;
     if (!closed) return { value, repaired, end: valueEnd };
     pos = valueEnd + VALUE_CLOSE.length;

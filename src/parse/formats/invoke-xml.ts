@@ -1,3 +1,4 @@
+import { setKey } from '../../util/set-key.js';
 import {
   atReadLimit,
   emptyFound,
@@ -295,7 +296,7 @@ class InvokeReader {
       const valueEnd = Math.min(v.bodyEnd, bodyEnd);
       if (param === '') return { error: `a parameter at ${start} has no name` };
       const read = this.value(ctx.source.slice(valueStart, valueEnd), attrs.get('string'), schemas, param);
-      value[param] = read.value;
+      setKey(value, param, read.value);
       repaired ||= read.repaired;
       pos = v.closed && v.bodyEnd < bodyEnd ? valueEnd + close.length : valueEnd;
     }

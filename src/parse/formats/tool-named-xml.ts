@@ -1,5 +1,6 @@
 import { resolveToolName } from '../../catalog/resolve-tool-name.js';
 import type { ParseTool } from '../../contracts/parse.js';
+import { setKey } from '../../util/set-key.js';
 import {
   atReadLimit,
   emptyFound,
@@ -168,7 +169,7 @@ function parameters(
     const close = valueClose(text, param.name, param.end, bodyEnd, nextCloseTag);
     const valueEnd = close ?? bodyEnd;
     const read = parameterValue(ctx.source.slice(param.end, valueEnd), schemas, param.name);
-    value[param.name] = read.value;
+    setKey(value, param.name, read.value);
     repaired ||= read.repaired;
     if (close === undefined) break;
     pos = skipSpace(text, close + param.name.length + 3, bodyEnd);
