@@ -2,12 +2,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { withoutKeys } from '../../providers/shared/env.js';
-import { restoreRedacted } from '../../providers/shared/redact.js';
 import { checkListedExpectations } from '../config/check-expectations.js';
 import { ConfigSchema } from '../config/config-schema.js';
 import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import { displayPath } from '../config/load-yaml.js';
+import { configOfRun } from '../config/run-config.js';
 import type { Grader } from '../contracts/grade.js';
 import { ToolgaugeError } from '../errors.js';
 import { finishRun } from '../gate/finish-run.js';
@@ -158,16 +158,11 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
 
 /**
  * The config a run uses: the config file with the command line's overrides; or, for a resumed or replayed run, the
- * run's own (from its header, whose credentials are redacted: they come back from the config file, where the file
- * still holds the same values), which may run with another concurrency.
+ * run's own (configOfRun), which may run with another concurrency.
  */
 function loadRunConfig(flags: EvalFlags, fromHeader: RunHeader | undefined): LoadedConfig {
   if (!fromHeader) return loadConfig(flags.config, flags);
-  const fromFile = loadConfig(fromHeader.configFile, {});
-  const loaded = {
-    ...fromFile,
-    config: restoreRedacted(fromHeader.config, fromFile.config) as LoadedConfig['config'],
-  };
+  const loaded = configOfRun(fromHeader, flags.providerOptions);
   if (flags.concurrency !== undefined) loaded.config.concurrency = flags.concurrency;
   return loaded;
 }

@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { finished, waitFor } from './cli-helpers.js';
+import { CLI_WORDS, runCliAnywhere } from './run-cli-anywhere.js';
+
+const cases = (log: string) => (existsSync(log) ? (readFileSync(log, 'utf8').match(/"type":"case"/g)?.length ?? 0) : 0);
+
+describe('eval --resume of a run started without a config file', () => {
+  // Regression: resume re-read the run's config file, which a `--suite … --provider …` run never had ("config file
+  // not found"); the run's header holds its whole config.
+  it('resumes from the header alone and completes the plan', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-resume-noconf-'));
+    const [node, ...rest] = CLI_WORDS as [string, ...string[]];
+    const args = ['eval', '--suite', 'economist', '--provider', 'sim:oracle', '--provider-option', 'latencyMs=150'];
+    const child = spawn(node, [...rest, ...args, '--renderer', 'full-details', '--concurrency', '1'], {
+      cwd: dir,
+      env: { ...process.env, CI: 'true', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const done = finished(child);
+    const runLog = () => {
+      const reports = join(dir, 'reports');
+      const run = existsSync(reports) ? readdirSync(reports)[0] : undefined;
+      return run ? join(reports, run, 'run.jsonl') : '';
+    };
+    await waitFor(() => cases(runLog()) >= 2, 60_000);
+    child.kill('SIGINT');
+    const first = await done;
+    expect(first.code, first.stderr).toBe(130);
+    const log = runLog();
+    const before = cases(log);
+    const res = await runCliAnywhere(['eval', '--resume', join(log, '..'), '-q'], dir);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('gate: passed');
+    const total = cases(log);
+    expect(total).toBeGreaterThan(before);
+    const planned = JSON.parse(readFileSync(log, 'utf8').split('\n')[0]!).plannedCases as number;
+    expect(total).toBe(planned);
+  }, 120_000);
+});
