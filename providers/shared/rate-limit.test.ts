@@ -34,3 +34,38 @@ describe('createLimiter', () => {
     expect(started).toBe(false);
   });
 });
+
+describe('createLimiter cancellation', () => {
+  it('a request queued for a slot rejects as soon as it is cancelled and never runs', async () => {
+    const limiter = createLimiter({ concurrency: 1 });
+    let release: () => void = () => {};
+    const first = limiter.run(() => new Promise<void>((r) => (release = r)));
+    const controller = new AbortController();
+    let ran = false;
+    const second = limiter.run(async () => {
+      ran = true;
+    }, controller.signal);
+    controller.abort();
+    await expect(second).rejects.toMatchObject({ code: 'ABORTED' });
+    release();
+    await first;
+    expect(await limiter.run(async () => 'next')).toBe('next');
+    expect(ran).toBe(false);
+  });
+
+  it('a request waiting on the per-minute window holds no slot: a later one waiting too can be cancelled', async () => {
+    let clock = 1_000_000;
+    const limiter = createLimiter({ concurrency: 1, rpm: 1, now: () => clock });
+    await limiter.run(async () => 'first');
+    const a = new AbortController();
+    const b = new AbortController();
+    const second = limiter.run(async () => 'second', a.signal);
+    const third = limiter.run(async () => 'third', b.signal);
+    await new Promise((r) => setImmediate(r));
+    b.abort();
+    await expect(third).rejects.toMatchObject({ code: 'ABORTED' });
+    clock += 61_000;
+    a.abort();
+    await expect(second).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+});
