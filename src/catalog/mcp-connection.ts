@@ -15,10 +15,7 @@ export interface ToolCallOutcome {
   isError: boolean;
 }
 
-/**
- * What cancels a request (the run interrupted, the case timed out). Its `signal` is read only when a request goes to
- * an out-of-process server: the case's CaseAbort creates its AbortSignal on first use, and most cases need none.
- */
+/** What cancels a request (the run interrupted, the case timed out): the case's CaseAbort. */
 export interface Cancellation {
   readonly signal: AbortSignal;
 }

@@ -6,9 +6,9 @@ export interface Provider {
   kind: ProviderKind;
   simulated: boolean;
   /**
-   * One model turn. `signal` aborts it (run interrupted, turn or case timed out); a function declared with a single
-   * parameter is given none (the runner then skips creating one: see CaseAbort in src/runner/agent-loop.ts), and is
-   * still never waited on past its timeout.
+   * One model turn. The runner always passes `signal`, which aborts the turn (run interrupted, turn or case timed
+   * out); a provider that ignores it is still never waited on past its timeout. Optional in the type only so that a
+   * provider can be called directly (tests, benchmarks) without one.
    */
   generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse>;
   close?(): Promise<void>;

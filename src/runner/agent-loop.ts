@@ -40,8 +40,6 @@ export async function runAgentLoop(
   abort: CaseAbort,
   offered: readonly ToolDef[] = session.catalog.tools,
 ): Promise<Transcript> {
-  // A provider whose generate() declares no second parameter cannot use a signal: none is made (see CaseAbort).
-  const wantsSignal = provider.generate.length >= 2;
   const turns: Turn[] = [];
   const messages: Message[] = [...first.messages];
   const { oracle: _oracle, ...visible } = first;
@@ -58,8 +56,7 @@ export async function runAgentLoop(
     let response: Awaited<ReturnType<Provider['generate']>>;
     try {
       response = await withTimeout(
-        (s) => provider.generate(request, s),
-        wantsSignal,
+        (signal) => provider.generate(request, signal),
         limits.turnMs,
         abort,
         `${provider.id} did not answer turn ${index + 1}`,
@@ -143,15 +140,12 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * A case's cancellation (run interrupted, case or turn timed out), and a promise that rejects when it fires, so a
- * turn never waits past the bound even for a provider that ignores its signal. The AbortSignal itself is created
- * only for a provider that takes one: in Node 20 every AbortSignal is promoted to the old generation, so a signal
- * per case was ~1 KB of old-space garbage per case and the largest source of heap growth in a long zero-latency run.
+ * A case's cancellation (run interrupted, case or turn timed out): its AbortSignal, given to every provider turn and
+ * tool call, and a promise that rejects when it fires, so a turn never waits past the bound even for a provider that
+ * ignores its signal.
  */
 export class CaseAbort {
-  private controller: AbortController | undefined;
-  private reason: unknown;
-  private fired = false;
+  private readonly controller = new AbortController();
   private reject: (reason: unknown) => void = () => {};
   readonly aborted = new Promise<never>((_, reject) => {
     this.reject = reject;
@@ -161,42 +155,31 @@ export class CaseAbort {
     this.aborted.catch(() => {}); // observed by the races below, or by nobody when the case ends normally
   }
 
-  /** The case's AbortSignal (created on first use, already aborted if the case was). */
   get signal(): AbortSignal {
-    if (!this.controller) {
-      this.controller = new AbortController();
-      if (this.fired) this.controller.abort(this.reason);
-    }
     return this.controller.signal;
   }
 
   get isAborted(): boolean {
-    return this.fired;
+    return this.controller.signal.aborted;
   }
 
   abort(reason: unknown): void {
-    if (this.fired) return;
-    this.fired = true;
-    this.reason = reason;
-    this.controller?.abort(reason);
+    if (this.isAborted) return;
+    this.controller.abort(reason);
     this.reject(reason);
   }
 }
 
-/**
- * Runs `fn` (given the case's signal when it declares a parameter for it); past `ms` the case is aborted with a
- * PROVIDER_TIMEOUT error.
- */
+/** Runs `fn` with the case's signal; past `ms` the case is aborted with a PROVIDER_TIMEOUT error. */
 export async function withTimeout<T>(
-  fn: (signal?: AbortSignal) => Promise<T>,
-  wantsSignal: boolean,
+  fn: (signal: AbortSignal) => Promise<T>,
   ms: number,
   abort: CaseAbort,
   what: string,
 ): Promise<T> {
   const timer = setTimeout(() => abort.abort(new ToolgaugeError('PROVIDER_TIMEOUT', `${what} within ${ms} ms`)), ms);
   try {
-    return await Promise.race([fn(wantsSignal ? abort.signal : undefined), abort.aborted]);
+    return await Promise.race([fn(abort.signal), abort.aborted]);
   } finally {
     clearTimeout(timer);
   }
