@@ -6,8 +6,8 @@ import type { ToolDef } from '../contracts/tool.js';
 import type { ToolExecution, Transcript, Turn } from '../contracts/transcript.js';
 import { ToolgaugeError } from '../errors.js';
 import { acceptedCalls, parseResponse } from '../parse/index.js';
-import { feedbackMessages } from './feedback.js';
 import { parseTools } from '../parse/parse-tools.js';
+import { feedbackMessages } from './feedback.js';
 import { routeCall } from './route-call.js';
 
 export interface LoopLimits {
