@@ -20,6 +20,7 @@ import { toOpenAIChatParams } from '../providers/openai/to-openai.js';
 import { parseProviderOptions } from '../providers/shared/options.js';
 import { createTransport } from '../providers/shared/transport.js';
 import { renderers } from '../renderers/index.js';
+import { renderOnce } from '../renderers/render-once.js';
 import { ServerPool } from '../src/catalog/server-pool.js';
 import { loadSuite } from '../src/config/load-suite.js';
 import type { ModelRequest } from '../src/contracts/model.js';
@@ -71,7 +72,7 @@ async function realisticRequest(kind: 'openai' | 'anthropic' | 'ollama'): Promis
   try {
     const session = await pool.openCase(loaded, testCase);
     await session.release();
-    const rendered = renderers['native-functions'].render({
+    const rendered = renderOnce(renderers['native-functions'], {
       catalog: session.catalog,
       case: testCase,
       options: {},

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cachedSchemas } from './cached-schemas.js';
 import { catalogOf, excelTools, readCase, renderInput } from './fixtures/excel-catalog.js';
+import { renderOnce } from './render-once.js';
 
 const cacheInput = (overrides: Parameters<typeof renderInput>[0] = {}) =>
   renderInput({ catalog: catalogOf(excelTools, 'cache'), ...overrides });
@@ -8,7 +9,7 @@ const cacheInput = (overrides: Parameters<typeof renderInput>[0] = {}) =>
 describe('cached-schemas renderer', () => {
   it('renders compact signatures in a cacheable prefix', () => {
     expect(cachedSchemas.usesCache).toBe(true);
-    const out = cachedSchemas.render(cacheInput());
+    const out = renderOnce(cachedSchemas, cacheInput());
     expect(out.protocol).toBe('xml-tags');
     expect(out.tools).toBeUndefined();
     expect(out.cacheHints).toEqual({ stablePrefixChars: out.system.length, anthropicCacheControl: true });
@@ -37,7 +38,7 @@ describe('cached-schemas renderer', () => {
   });
 
   it('shows every required parameter without ? and optional ones with ? and defaults', () => {
-    const { system } = cachedSchemas.render(cacheInput());
+    const { system } = renderOnce(cachedSchemas, cacheInput());
     expect(system).toContain(
       '- read_data_from_excel(filepath: string, sheet_name: string, start_cell?: string = "A1", end_cell?: string | null, preview_only?: boolean = false) — Read data from Excel worksheet',
     );
@@ -46,8 +47,9 @@ describe('cached-schemas renderer', () => {
   });
 
   it('keeps the prefix byte-identical across cases; case system text comes after it', () => {
-    const a = cachedSchemas.render(cacheInput());
-    const b = cachedSchemas.render(
+    const a = renderOnce(cachedSchemas, cacheInput());
+    const b = renderOnce(
+      cachedSchemas,
       cacheInput({ case: { ...readCase, id: 'other', prompt: 'Write A1', system: 'Reply in Chinese.' } }),
     );
     const stable = a.cacheHints?.stablePrefixChars ?? 0;
@@ -56,7 +58,7 @@ describe('cached-schemas renderer', () => {
     expect(b.system.slice(0, stable)).toBe(a.system.slice(0, stable));
     expect(b.system.slice(stable)).toBe('\n\nReply in Chinese.');
     // Catalog order does not matter either.
-    const reversed = cachedSchemas.render(cacheInput({ catalog: catalogOf([...excelTools].reverse(), 'cache') }));
+    const reversed = renderOnce(cachedSchemas, cacheInput({ catalog: catalogOf([...excelTools].reverse(), 'cache') }));
     expect(reversed.system).toBe(a.system);
   });
 
@@ -65,14 +67,15 @@ describe('cached-schemas renderer', () => {
       ...catalogOf(excelTools, 'cache'),
       drift: { added: ['new_tool'], removed: [], changed: ['format_range'] },
     };
-    const out = cachedSchemas.render(cacheInput({ catalog: drifted }));
-    expect(out.system).toBe(cachedSchemas.render(cacheInput()).system);
+    const out = renderOnce(cachedSchemas, cacheInput({ catalog: drifted }));
+    expect(out.system).toBe(renderOnce(cachedSchemas, cacheInput()).system);
     expect(out.system).not.toContain('new_tool');
   });
 
   it('native protocol also returns tools, with signatures using the same names', () => {
     const twin = { ...excelTools[2]!, server: 'x.y' };
-    const out = cachedSchemas.render(
+    const out = renderOnce(
+      cachedSchemas,
       cacheInput({
         options: { protocol: 'native' },
         catalog: catalogOf([...excelTools, twin], 'cache'),

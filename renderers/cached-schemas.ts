@@ -3,7 +3,6 @@ import type { RenderedTool } from '../src/contracts/model.js';
 import type { Renderer } from '../src/contracts/renderer.js';
 import { renderNativeTools } from './native-functions.js';
 import { protocolSection } from './parts/call-protocol.js';
-import { memoPerCatalog } from './parts/memo.js';
 import { parseOptions } from './parts/options.js';
 import { signature } from './parts/schema-describe.js';
 import { caseMessages, firstLine, joinSections, NATIVE_TOOL_USE, PREAMBLE } from './parts/sections.js';
@@ -12,12 +11,6 @@ import { textToolNames } from './parts/tool-names.js';
 const Options = z
   .object({ protocol: z.enum(['xml-tags', 'native']).optional(), noFences: z.boolean().optional() })
   .strict();
-
-const cachedParts = memoPerCatalog<{
-  protocol: 'xml-tags' | 'native';
-  tools: RenderedTool[] | undefined;
-  prefix: string;
-}>();
 
 /**
  * Tools from the schema cache (a committed snapshot of `tools/list`; the runner passes a catalog with
@@ -29,36 +22,35 @@ export const cachedSchemas: Renderer = {
   name: 'cached-schemas',
   description: 'Compact tool signatures from the schema cache in a byte-stable, cacheable prefix',
   usesCache: true,
-  render({ catalog, case: c, options, provider }) {
-    const { protocol, tools, prefix } = cachedParts(catalog.tools, options, provider.kind, () => {
-      const opts = parseOptions('cached-schemas', Options, options);
-      const protocol = opts.protocol ?? 'xml-tags';
-      const native = protocol === 'native';
-      const tools = native ? renderNativeTools(catalog.tools, provider.kind) : undefined;
-      const named = textToolNames(catalog.tools);
-      // In native mode the signatures must use the names the API knows the tools by.
-      const names = tools ? tools.map((t) => t.name) : named.map((t) => t.name);
-      const lines = named.map((t, i) => {
-        const description = firstLine(t.tool.description ?? t.tool.title);
-        return `- ${signature(names[i] ?? t.name, t.tool.inputSchema)}${description ? ` — ${description}` : ''}`;
-      });
-      const prefix = joinSections(
-        PREAMBLE,
-        lines.length === 0 ? undefined : `# Tools\n\nYou have access to these tools:\n\n${lines.join('\n')}`,
-        lines.length === 0
-          ? undefined
-          : native
-            ? NATIVE_TOOL_USE
-            : protocolSection('xml-tags', { noFences: opts.noFences ?? false }),
-      );
-      return { protocol, tools, prefix };
+  prepare({ catalog, options, provider }) {
+    const opts = parseOptions('cached-schemas', Options, options);
+    const protocol = opts.protocol ?? 'xml-tags';
+    const native = protocol === 'native';
+    const tools: RenderedTool[] | undefined = native ? renderNativeTools(catalog.tools, provider.kind) : undefined;
+    const named = textToolNames(catalog.tools);
+    // In native mode the signatures must use the names the API knows the tools by.
+    const names = tools ? tools.map((t) => t.name) : named.map((t) => t.name);
+    const lines = named.map((t, i) => {
+      const description = firstLine(t.tool.description ?? t.tool.title);
+      return `- ${signature(names[i] ?? t.name, t.tool.inputSchema)}${description ? ` — ${description}` : ''}`;
     });
+    const prefix = joinSections(
+      PREAMBLE,
+      lines.length === 0 ? undefined : `# Tools\n\nYou have access to these tools:\n\n${lines.join('\n')}`,
+      lines.length === 0
+        ? undefined
+        : native
+          ? NATIVE_TOOL_USE
+          : protocolSection('xml-tags', { noFences: opts.noFences ?? false }),
+    );
     return {
-      system: joinSections(prefix, c.system),
-      messages: caseMessages(c),
-      protocol,
-      ...(tools ? { tools } : {}),
-      cacheHints: { stablePrefixChars: prefix.length, anthropicCacheControl: true },
+      render: (c) => ({
+        system: joinSections(prefix, c.system),
+        messages: caseMessages(c),
+        protocol,
+        ...(tools ? { tools } : {}),
+        cacheHints: { stablePrefixChars: prefix.length, anthropicCacheControl: true },
+      }),
     };
   },
 };

@@ -4,6 +4,7 @@ import { connectInMemory } from '../mock-servers/mcp/excel/test-client.js';
 import type { ToolDef } from '../src/contracts/tool.js';
 import { catalogOf, readCase } from './fixtures/excel-catalog.js';
 import { renderers } from './index.js';
+import { renderOnce } from './render-once.js';
 
 /**
  * Inline snapshots of every renderer on the real excel MCP server's catalog (tools/list through the SDK
@@ -21,7 +22,7 @@ beforeAll(async () => {
 });
 
 const render = (name: keyof typeof renderers, kind: 'openai' | 'anthropic' | 'sim' = 'sim') =>
-  renderers[name].render({
+  renderOnce(renderers[name], {
     catalog: catalogOf(tools, name === 'cached-schemas' ? 'cache' : 'live'),
     case: readCase,
     options: {},

@@ -4,10 +4,11 @@ import { fullDetails } from './full-details.js';
 import { describeType } from './parts/schema-describe.js';
 import { asSchema } from './parts/schema-ref.js';
 import { propertiesOf, rootContext } from './parts/schema-walk.js';
+import { renderOnce } from './render-once.js';
 
 describe('full-details renderer', () => {
   it('renders every tool with description and parameters (xml-tags by default, no stop sequence)', () => {
-    const out = fullDetails.render(renderInput());
+    const out = renderOnce(fullDetails, renderInput());
     expect(out.protocol).toBe('xml-tags');
     expect(out.stop).toBeUndefined();
     expect(out.tools).toBeUndefined();
@@ -79,7 +80,7 @@ describe('full-details renderer', () => {
   });
 
   it('contains every parameter name, type, required flag and description of every tool', () => {
-    const { system } = fullDetails.render(renderInput());
+    const { system } = renderOnce(fullDetails, renderInput());
     for (const tool of excelTools) {
       const block = system.slice(system.indexOf(`## ${tool.name}\n`)).split('\n## ')[0] ?? '';
       expect(block).toContain(`Description: ${tool.description}`);
@@ -96,7 +97,7 @@ describe('full-details renderer', () => {
   });
 
   it('shows nested structure, enums, defaults, unions and resolved $refs', () => {
-    const { system } = fullDetails.render(renderInput());
+    const { system } = renderOnce(fullDetails, renderInput());
     expect(system).toContain('- data (array<array<string | number>>, required): List of lists containing data');
     expect(system).toContain('- alignment (string, optional, one of: "left", "center", "right", default: "left")');
     expect(system).toContain('- end_cell (string | null, optional): Ending cell');
@@ -105,7 +106,7 @@ describe('full-details renderer', () => {
   });
 
   it('json protocol with examples and the no-fences rule', () => {
-    const out = fullDetails.render(renderInput({ options: { protocol: 'json', examples: true, noFences: true } }));
+    const out = renderOnce(fullDetails, renderInput({ options: { protocol: 'json', examples: true, noFences: true } }));
     expect(out.protocol).toBe('json');
     expect(out.system).toContain(
       'Example: {"name":"read_data_from_excel","arguments":{"filepath":"<filepath>","sheet_name":"<sheet_name>"}}',
@@ -127,7 +128,7 @@ describe('full-details renderer', () => {
   });
 
   it('python-call protocol writes BFCL-style examples with Python literals', () => {
-    const out = fullDetails.render(renderInput({ options: { protocol: 'python-call', examples: true } }));
+    const out = renderOnce(fullDetails, renderInput({ options: { protocol: 'python-call', examples: true } }));
     expect(out.protocol).toBe('python-call');
     expect(out.system).toContain(
       'Example: [create_chart(filepath="<filepath>", chart_type="line", target_cell="<target_cell>", series=[{"values_range": "<values_range>"}])]',
@@ -140,7 +141,8 @@ describe('full-details renderer', () => {
 
   it('puts case system first and names tools shared by two servers server__tool', () => {
     const twin = { ...excelTools[1]!, server: 'backup' };
-    const out = fullDetails.render(
+    const out = renderOnce(
+      fullDetails,
       renderInput({ case: { ...readCase, system: 'Be brief.' }, catalog: catalogOf([...excelTools, twin]) }),
     );
     expect(out.system.startsWith('Be brief.\n\n')).toBe(true);

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Renderer } from '../src/contracts/renderer.js';
 import { formatCall, protocolSection, type TextProtocol } from './parts/call-protocol.js';
-import { memoPerCatalog } from './parts/memo.js';
 import { parseOptions } from './parts/options.js';
 import { parameterLines } from './parts/schema-describe.js';
 import { exampleArguments } from './parts/schema-example.js';
@@ -28,8 +27,6 @@ function toolBlock({ name, tool }: NamedTool, protocol: TextProtocol, examples: 
   return lines.join('\n');
 }
 
-const toolSection = memoPerCatalog<{ protocol: TextProtocol; tools: string | undefined }>();
-
 /**
  * Every tool with its description and every parameter (type, nested structure, enum, default, required), plus an
  * explicit call protocol. Options: `protocol` (xml-tags | json | python-call), `noFences` (case 001's rule),
@@ -38,21 +35,20 @@ const toolSection = memoPerCatalog<{ protocol: TextProtocol; tools: string | und
 export const fullDetails: Renderer = {
   name: 'full-details',
   description: 'Each tool with description and every parameter (type, required, enum, default); explicit call protocol',
-  render({ catalog, case: c, options }) {
-    const { protocol, tools } = toolSection(catalog.tools, options, '', () => {
-      const opts = parseOptions('full-details', Options, options);
-      const protocol = opts.protocol ?? 'xml-tags';
-      const named = textToolNames(catalog.tools);
-      const tools =
-        named.length === 0
-          ? undefined
-          : joinSections(
-              '# Tools\n\nYou have access to these tools:',
-              ...named.map((t) => toolBlock(t, protocol, opts.examples ?? false)),
-              protocolSection(protocol, { noFences: opts.noFences ?? false }),
-            );
-      return { protocol, tools };
-    });
-    return { system: joinSections(c.system, PREAMBLE, tools), messages: caseMessages(c), protocol };
+  prepare({ catalog, options }) {
+    const opts = parseOptions('full-details', Options, options);
+    const protocol = opts.protocol ?? 'xml-tags';
+    const named = textToolNames(catalog.tools);
+    const tools =
+      named.length === 0
+        ? undefined
+        : joinSections(
+            '# Tools\n\nYou have access to these tools:',
+            ...named.map((t) => toolBlock(t, protocol, opts.examples ?? false)),
+            protocolSection(protocol, { noFences: opts.noFences ?? false }),
+          );
+    return {
+      render: (c) => ({ system: joinSections(c.system, PREAMBLE, tools), messages: caseMessages(c), protocol }),
+    };
   },
 };

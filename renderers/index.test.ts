@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolgaugeError } from '../src/errors.js';
 import { renderInput } from './fixtures/excel-catalog.js';
 import { getRenderer, renderers, resolveTextToolName } from './index.js';
+import { renderOnce } from './render-once.js';
 
 describe('renderer registry', () => {
   it('maps each name to its renderer', () => {
@@ -9,21 +10,21 @@ describe('renderer registry', () => {
     for (const [name, r] of Object.entries(renderers)) {
       expect(getRenderer(name)).toBe(r);
       expect(r.name).toBe(name);
-      expect(r.render(renderInput()).messages).toHaveLength(1);
+      expect(renderOnce(r, renderInput()).messages).toHaveLength(1);
     }
   });
 
-  it('render each case of a shared catalog as if alone: the memoised tool part equals a fresh render', () => {
+  it('a prepared renderer renders each case as if alone: equal to a fresh prepare', () => {
     const shared = renderInput();
     const other = { ...shared.case, id: 'other', prompt: 'Something else', system: 'Case-specific system text.' };
     for (const kind of ['openai', 'anthropic', 'sim'] as const) {
       for (const [name, r] of Object.entries(renderers)) {
         const options = name === 'cached-schemas' ? { protocol: 'native' } : {};
         const provider = { id: `${kind}:m`, kind };
-        const first = r.render({ ...shared, options, provider });
-        const second = r.render({ ...shared, case: other, options, provider });
-        // A fresh catalog array and options object share nothing with the memo.
-        const fresh = r.render({
+        const prepared = r.prepare({ catalog: shared.catalog, options, provider });
+        const first = prepared.render(shared.case);
+        const second = prepared.render(other);
+        const fresh = renderOnce(r, {
           ...shared,
           case: other,
           options: { ...options },
@@ -34,7 +35,7 @@ describe('renderer registry', () => {
         expect(second.system).toContain('Case-specific system text.');
         expect(first.system).not.toContain('Case-specific system text.');
         expect(second.messages).toEqual([{ role: 'user', content: 'Something else' }]);
-        // Native definitions are built once and shared by the cases (what the memo is for).
+        // Native definitions are built once, when prepared, and shared by the cases.
         if (first.tools) expect(second.tools).toBe(first.tools);
       }
     }

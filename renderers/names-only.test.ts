@@ -3,10 +3,11 @@ import { ToolgaugeError } from '../src/errors.js';
 import { catalogOf, excelTools, readCase, renderInput } from './fixtures/excel-catalog.js';
 import { namesOnly } from './names-only.js';
 import { propertiesOf, rootContext } from './parts/schema-walk.js';
+import { renderOnce } from './render-once.js';
 
 describe('names-only renderer', () => {
   it('renders the broken prompt of case study 000', () => {
-    const out = namesOnly.render(renderInput());
+    const out = renderOnce(namesOnly, renderInput());
     expect(out.protocol).toBe('xml-tags');
     expect(out.tools).toBeUndefined();
     expect(out.stop).toBeUndefined();
@@ -31,7 +32,7 @@ describe('names-only renderer', () => {
   });
 
   it('shows no parameter name and no description anywhere', () => {
-    const out = namesOnly.render(renderInput());
+    const out = renderOnce(namesOnly, renderInput());
     // Tool names may contain words that are also parameter names (read_data_… vs data); strip them first.
     let text = out.system;
     for (const t of excelTools) text = text.replaceAll(t.name, '');
@@ -44,7 +45,8 @@ describe('names-only renderer', () => {
   });
 
   it('puts the case system text first, sorts tools, and validates options', () => {
-    const out = namesOnly.render(
+    const out = renderOnce(
+      namesOnly,
       renderInput({
         case: { ...readCase, system: 'Answer in Chinese.' },
         catalog: catalogOf([...excelTools].reverse()),
@@ -54,13 +56,15 @@ describe('names-only renderer', () => {
     expect(out.system).toContain(
       'Available tools: create_chart, format_range, read_data_from_excel, write_data_to_excel',
     );
-    expect(namesOnly.render(renderInput({ options: { noFences: true } })).system).toContain(
+    expect(renderOnce(namesOnly, renderInput({ options: { noFences: true } })).system).toContain(
       'Output the <tool_call> tags directly!',
     );
-    expect(() => namesOnly.render(renderInput({ options: { nofences: true } }))).toThrow(ToolgaugeError);
+    expect(() => renderOnce(namesOnly, renderInput({ options: { nofences: true } }))).toThrow(ToolgaugeError);
   });
 
   it('omits the tool section when the catalog is empty', () => {
-    expect(namesOnly.render(renderInput({ catalog: catalogOf([]) })).system).toBe('You are a helpful AI assistant.');
+    expect(renderOnce(namesOnly, renderInput({ catalog: catalogOf([]) })).system).toBe(
+      'You are a helpful AI assistant.',
+    );
   });
 });

@@ -1,14 +1,11 @@
 import { z } from 'zod';
 import type { Renderer } from '../src/contracts/renderer.js';
 import { protocolSection } from './parts/call-protocol.js';
-import { memoPerCatalog } from './parts/memo.js';
 import { parseOptions } from './parts/options.js';
 import { caseMessages, joinSections, PREAMBLE } from './parts/sections.js';
 import { textToolNames } from './parts/tool-names.js';
 
 const Options = z.object({ noFences: z.boolean().optional() }).strict();
-
-const toolSection = memoPerCatalog<string | undefined>();
 
 /**
  * The broken prompt of case study 000: the system prompt names the tools and nothing else — no description,
@@ -17,11 +14,11 @@ const toolSection = memoPerCatalog<string | undefined>();
 export const namesOnly: Renderer = {
   name: 'names-only',
   description: 'Lists tool names only (the broken prompt of case study 000); xml-tags protocol',
-  render({ catalog, case: c, options }) {
-    const tools = toolSection(catalog.tools, options, '', () => {
-      const opts = parseOptions('names-only', Options, options);
-      const names = textToolNames(catalog.tools).map((t) => t.name);
-      return names.length === 0
+  prepare({ catalog, options }) {
+    const opts = parseOptions('names-only', Options, options);
+    const names = textToolNames(catalog.tools).map((t) => t.name);
+    const tools =
+      names.length === 0
         ? undefined
         : joinSections(
             [
@@ -31,7 +28,12 @@ export const namesOnly: Renderer = {
             ].join('\n'),
             protocolSection('xml-tags', opts),
           );
-    });
-    return { system: joinSections(c.system, PREAMBLE, tools), messages: caseMessages(c), protocol: 'xml-tags' };
+    return {
+      render: (c) => ({
+        system: joinSections(c.system, PREAMBLE, tools),
+        messages: caseMessages(c),
+        protocol: 'xml-tags',
+      }),
+    };
   },
 };

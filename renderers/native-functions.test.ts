@@ -8,6 +8,7 @@ import { startCaptureServer } from './fixtures/capture-server.js';
 import { catalogOf, excelTools, readCase, renderInput } from './fixtures/excel-catalog.js';
 import { nativeFunctions } from './native-functions.js';
 import { asObjectSchema } from './parts/schema-normalize.js';
+import { renderOnce } from './render-once.js';
 
 // Typed mappings: if RenderedTool stopped fitting an SDK's tool type, tsc would fail here.
 function toOpenAI(tools: RenderedTool[]): OpenAI.Chat.Completions.ChatCompletionTool[] {
@@ -27,7 +28,7 @@ function toOllama(tools: RenderedTool[]): OllamaTool[] {
 }
 
 const render = (kind: ProviderKind, tools: ToolDef[] = excelTools, options: Record<string, unknown> = {}) =>
-  nativeFunctions.render(renderInput({ provider: { id: `${kind}:m`, kind }, catalog: catalogOf(tools), options }));
+  renderOnce(nativeFunctions, renderInput({ provider: { id: `${kind}:m`, kind }, catalog: catalogOf(tools), options }));
 
 describe('native-functions renderer', () => {
   it('returns native tools and a short tool-use section', () => {

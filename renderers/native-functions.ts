@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { ProviderKind, RenderedTool } from '../src/contracts/model.js';
 import type { Renderer } from '../src/contracts/renderer.js';
 import type { ToolDef } from '../src/contracts/tool.js';
-import { memoPerCatalog } from './parts/memo.js';
 import { parseOptions } from './parts/options.js';
 import { normalizeSchema } from './parts/schema-normalize.js';
 import { caseMessages, firstLine, joinSections, NATIVE_TOOL_USE, PREAMBLE } from './parts/sections.js';
@@ -32,8 +31,6 @@ export function toolSummary(tools: readonly RenderedTool[]): string {
   ].join('\n');
 }
 
-const nativeParts = memoPerCatalog<{ tools: RenderedTool[]; section: string | undefined }>();
-
 /**
  * Provider-native tool definitions in `tools`, plus a short tool-use section in the system prompt (case study
  * 004). Option `summary: true` also lists each tool's name and one-line description in the prompt; `inlineRefs`
@@ -42,23 +39,22 @@ const nativeParts = memoPerCatalog<{ tools: RenderedTool[]; section: string | un
 export const nativeFunctions: Renderer = {
   name: 'native-functions',
   description: 'Provider-native tool definitions plus a short tool-use section in the system prompt',
-  render({ catalog, case: c, options, provider }) {
-    const { tools, section } = nativeParts(catalog.tools, options, provider.kind, () => {
-      const opts = parseOptions('native-functions', Options, options);
-      const tools = renderNativeTools(
-        catalog.tools,
-        provider.kind,
-        opts.inlineRefs === undefined ? {} : { inlineRefs: opts.inlineRefs },
-      );
-      const section =
-        tools.length === 0 ? undefined : joinSections(NATIVE_TOOL_USE, opts.summary ? toolSummary(tools) : undefined);
-      return { tools, section };
-    });
+  prepare({ catalog, options, provider }) {
+    const opts = parseOptions('native-functions', Options, options);
+    const tools = renderNativeTools(
+      catalog.tools,
+      provider.kind,
+      opts.inlineRefs === undefined ? {} : { inlineRefs: opts.inlineRefs },
+    );
+    const section =
+      tools.length === 0 ? undefined : joinSections(NATIVE_TOOL_USE, opts.summary ? toolSummary(tools) : undefined);
     return {
-      system: joinSections(c.system, PREAMBLE, section),
-      messages: caseMessages(c),
-      protocol: 'native',
-      tools,
+      render: (c) => ({
+        system: joinSections(c.system, PREAMBLE, section),
+        messages: caseMessages(c),
+        protocol: 'native',
+        tools,
+      }),
     };
   },
 };

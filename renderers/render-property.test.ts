@@ -5,6 +5,7 @@ import type { ProviderKind } from '../src/contracts/model.js';
 import type { ToolDef } from '../src/contracts/tool.js';
 import { catalogOf, readCase } from './fixtures/excel-catalog.js';
 import { renderers } from './index.js';
+import { renderOnce } from './render-once.js';
 
 const DEFS: JSONSchema = {
   Leaf: { type: 'string', description: 'a leaf' },
@@ -93,10 +94,10 @@ describe('renderers on generated JSON Schemas', () => {
         fc.constantFrom(...KINDS),
         (tools, kind) => {
           const input = { catalog: catalogOf(tools), case: readCase, provider: { id: `${kind}:m`, kind } };
-          const full = renderers['full-details'].render({ ...input, options: { examples: true } });
-          const cached = renderers['cached-schemas'].render({ ...input, options: {} });
-          const native = renderers['native-functions'].render({ ...input, options: {} });
-          renderers['names-only'].render({ ...input, options: {} });
+          const full = renderOnce(renderers['full-details'], { ...input, options: { examples: true } });
+          const cached = renderOnce(renderers['cached-schemas'], { ...input, options: {} });
+          const native = renderOnce(renderers['native-functions'], { ...input, options: {} });
+          renderOnce(renderers['names-only'], { ...input, options: {} });
           for (const t of tools) {
             for (const p of requiredOf(t)) {
               expect(full.system).toContain(`- ${p} (`);

@@ -9,6 +9,7 @@ import type { ToolDef } from '../src/contracts/tool.js';
 import { countTokens, requestTokens } from '../src/util/tokens.js';
 import { catalogOf, readCase } from './fixtures/excel-catalog.js';
 import { renderers } from './index.js';
+import { renderOnce } from './render-once.js';
 
 // The real tools of @modelcontextprotocol/server-filesystem, listed over stdio by the real SDK client.
 describe('rendering the real @modelcontextprotocol/server-filesystem catalog', () => {
@@ -50,10 +51,10 @@ describe('rendering the real @modelcontextprotocol/server-filesystem catalog', (
     const kinds: ProviderKind[] = ['openai', 'anthropic', 'ollama'];
     for (const kind of kinds) {
       const input = { catalog: catalogOf(tools), case: readCase, provider: { id: `${kind}:m`, kind }, options: {} };
-      const full = renderers['full-details'].render(input);
-      const names = renderers['names-only'].render(input);
-      const native = renderers['native-functions'].render(input);
-      const cached = renderers['cached-schemas'].render({ ...input, catalog: catalogOf(tools, 'cache') });
+      const full = renderOnce(renderers['full-details'], input);
+      const names = renderOnce(renderers['names-only'], input);
+      const native = renderOnce(renderers['native-functions'], input);
+      const cached = renderOnce(renderers['cached-schemas'], { ...input, catalog: catalogOf(tools, 'cache') });
       for (const t of tools) {
         expect(names.system).toContain(t.name);
         expect(full.system).toContain(`## ${t.name}\n`);
@@ -71,7 +72,7 @@ describe('rendering the real @modelcontextprotocol/server-filesystem catalog', (
   });
 
   it('describes a real nested parameter (edit_file edits: array of {oldText, newText})', () => {
-    const full = renderers['full-details'].render({
+    const full = renderOnce(renderers['full-details'], {
       catalog: catalogOf(tools),
       case: readCase,
       provider: { id: 'sim:oracle', kind: 'sim' },

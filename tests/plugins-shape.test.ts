@@ -49,12 +49,12 @@ describe('plugins by path are checked against their contract (real CLI)', () => 
     await expectOneLine(res, /no-grade\.mjs: `grader` has no member `grade` \(a function grade\(input\)\)/);
   });
 
-  it('a renderer whose render is not a function → exit 2 naming the member and its type', async () => {
-    const res = await evalWith('renderers', 'r.mjs', "export const renderer = { name: 'r', render: 'text' };\n");
+  it('a renderer whose prepare is not a function → exit 2 naming the member and its type', async () => {
+    const res = await evalWith('renderers', 'r.mjs', "export const renderer = { name: 'r', prepare: 'text' };\n");
     await expectOneLine(
       res,
       /renderers\[0\]/,
-      /r\.mjs: `renderer\.render` must be a function render\(input\), got a string/,
+      /r\.mjs: `renderer\.prepare` must be a function prepare\(input\), got a string/,
     );
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderers } from '../../renderers/index.js';
+import { renderOnce } from '../../renderers/render-once.js';
 import type { ModelRequest, ParsedCall } from '../../src/contracts/index.js';
 import { acceptedCalls, parseResponse } from '../../src/parse/index.js';
 import { excelTools, type ToolSketch } from '../../tests/helpers/simulated-requests.js';
@@ -24,7 +25,7 @@ function catalogTool(t: ToolSketch) {
 /** A request rendered by the project's real renderer, with the oracle the runner attaches. */
 function rendered(renderer: keyof typeof renderers, options: Record<string, unknown>, caseId: string): ModelRequest {
   const tools = excelTools.map(catalogTool);
-  const req = renderers[renderer].render({
+  const req = renderOnce(renderers[renderer], {
     catalog: { tools, source: 'live', hash: 'h' },
     case: { id: 'read', prompt: '帮我读取 test.xlsx 文件的 Sheet1 工作表的内容', expect: { calls } },
     options,

@@ -1,6 +1,5 @@
-import { statSync } from 'node:fs';
 import type { Suite, SuiteCase } from '../contracts/suite.js';
-import type { Catalog, CatalogDrift, ToolDef } from '../contracts/tool.js';
+import type { Catalog, ToolDef } from '../contracts/tool.js';
 import { hashOf } from '../util/canonical-json.js';
 import { diffCatalogs, hasDrift, readSchemaCache, schemaCachePath } from './schema-cache.js';
 import { filterTools } from './tool-filter.js';
@@ -20,62 +19,51 @@ export interface CaseCatalogInput {
  * The catalog one case is rendered with: the live tools, or the committed schema cache (with its drift
  * against the live servers) for renderers that read it, narrowed by the suite's and the case's tool
  * filters. Shared by eval, render and regrade so all three show the model the same tools.
- * Runs once per case, so the cache file, the drift and the hashes are computed once per run, not per case.
+ * Given the run's `memo`, the cache file is read, the drift found and each tool list hashed once per run, and the
+ * cases that see the same tools get the same Catalog object (which the run's prepared renderers are keyed by).
  */
-export function caseCatalog(input: CaseCatalogInput): Catalog {
-  let base = input.live;
-  if (input.useCache) {
-    const cached = cachedCatalog(input.schemaDir, input.suite.name);
-    const drift = driftOf(cached, input.live.tools);
-    base = drift ? { ...cached, drift } : cached;
-  }
+export function caseCatalog(input: CaseCatalogInput, memo: CatalogMemo = new CatalogMemo()): Catalog {
+  const base = input.useCache ? memo.cached(input.schemaDir, input.suite.name, input.live) : input.live;
   const tools = filterTools(base.tools, input.suite.toolFilter, input.testCase.tools);
-  return { ...base, tools, hash: toolsHash(tools) };
+  return memo.view(base, tools);
 }
 
-const cacheFiles = new Map<string, { mtimeMs: number; catalog: Catalog }>();
+/** What one run (or one render, regrade…) reads and derives about catalogs once: it lives as long as the run. */
+export class CatalogMemo {
+  /** Schema cache files by path, each with its drift against a live tool list. */
+  private readonly files = new Map<string, { cached: Catalog; withDrift: WeakMap<ToolDef[], Catalog> }>();
+  /** The case catalogs by (base catalog, filtered tools). */
+  private readonly views = new WeakMap<Catalog, WeakMap<ToolDef[], Catalog>>();
 
-/** The schema cache file, re-read only when it changes on disk (a `schemas refresh` in the same process). */
-function cachedCatalog(schemaDir: string, suite: string): Catalog {
-  const file = schemaCachePath(schemaDir, suite);
-  let mtimeMs = -1;
-  try {
-    mtimeMs = statSync(file).mtimeMs;
-  } catch {
-    // missing: readSchemaCache below explains how to create it
+  /** The schema cache of `suite`, read once, with its drift against `live` when there is any. */
+  cached(schemaDir: string, suite: string, live: Catalog): Catalog {
+    const file = schemaCachePath(schemaDir, suite);
+    let entry = this.files.get(file);
+    if (!entry) {
+      entry = { cached: readSchemaCache(schemaDir, suite), withDrift: new WeakMap() };
+      this.files.set(file, entry);
+    }
+    let catalog = entry.withDrift.get(live.tools);
+    if (!catalog) {
+      const drift = diffCatalogs(entry.cached.tools, live.tools);
+      catalog = hasDrift(drift) ? { ...entry.cached, drift } : entry.cached;
+      entry.withDrift.set(live.tools, catalog);
+    }
+    return catalog;
   }
-  const hit = cacheFiles.get(file);
-  if (hit && hit.mtimeMs === mtimeMs) return hit.catalog;
-  const catalog = readSchemaCache(schemaDir, suite);
-  cacheFiles.set(file, { mtimeMs, catalog });
-  return catalog;
-}
 
-const drifts = new WeakMap<Catalog, WeakMap<ToolDef[], CatalogDrift | null>>();
-
-function driftOf(cached: Catalog, live: ToolDef[]): CatalogDrift | undefined {
-  let byLive = drifts.get(cached);
-  if (!byLive) {
-    byLive = new WeakMap();
-    drifts.set(cached, byLive);
+  /** `base` narrowed to `tools`, hashed; the same object for the same pair. */
+  view(base: Catalog, tools: ToolDef[]): Catalog {
+    let byTools = this.views.get(base);
+    if (!byTools) {
+      byTools = new WeakMap();
+      this.views.set(base, byTools);
+    }
+    let catalog = byTools.get(tools);
+    if (!catalog) {
+      catalog = { ...base, tools, hash: hashOf(tools) };
+      byTools.set(tools, catalog);
+    }
+    return catalog;
   }
-  let drift = byLive.get(live);
-  if (drift === undefined) {
-    const d = diffCatalogs(cached.tools, live);
-    drift = hasDrift(d) ? d : null;
-    byLive.set(live, drift);
-  }
-  return drift ?? undefined;
-}
-
-/** Hash of a tool list, once per list: unfiltered cases share the suite's catalog array. */
-const toolsHashes = new WeakMap<ToolDef[], string>();
-
-function toolsHash(tools: ToolDef[]): string {
-  let h = toolsHashes.get(tools);
-  if (h === undefined) {
-    h = hashOf(tools);
-    toolsHashes.set(tools, h);
-  }
-  return h;
 }

@@ -2,22 +2,37 @@ import type { ModelRequest, ProviderKind } from './model.js';
 import type { SuiteCase } from './suite.js';
 import type { Catalog } from './tool.js';
 
-export interface RenderInput {
+/** What a renderer is prepared with: everything about a request that does not depend on the case. */
+export interface PrepareInput {
   catalog: Catalog;
-  case: SuiteCase;
   /** Renderer options from the config (`{ name, options }`). */
   options: Record<string, unknown>;
   /** The provider that will receive the request, for provider-specific tool formats. */
   provider: { id: string; kind: ProviderKind };
 }
 
+/** A prepared renderer and one case: the input of a whole render, for callers that render a single case. */
+export interface RenderInput extends PrepareInput {
+  case: SuiteCase;
+}
+
 /** The first request of a case. Pure: no I/O, same input → same output. */
 export type RenderedRequest = Omit<ModelRequest, 'meta' | 'oracle'>;
+
+/**
+ * A renderer bound to one catalog, options and provider. The runner prepares once per (strategy, catalog, provider)
+ * in a run and renders every case with it, so the case-independent work (parsing options, the tool section, native
+ * tool definitions) is done once. What `render` returns may share those parts between cases: they are read-only.
+ */
+export interface PreparedRenderer {
+  render(c: SuiteCase): RenderedRequest;
+}
 
 export interface Renderer {
   name: string;
   description: string;
   /** Whether the renderer reads the schema cache instead of the live catalog. */
   usesCache?: boolean;
-  render(input: RenderInput): RenderedRequest;
+  /** Pure: no I/O. Invalid options throw here (a config error naming the renderer). */
+  prepare(input: PrepareInput): PreparedRenderer;
 }

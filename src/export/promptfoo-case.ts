@@ -14,7 +14,7 @@ import {
 } from '../config/suite-schema.js';
 import type { ModelRequest } from '../contracts/model.js';
 import type { Provider } from '../contracts/provider.js';
-import type { RenderInput } from '../contracts/renderer.js';
+import type { PrepareInput, RenderedRequest } from '../contracts/renderer.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';
@@ -130,16 +130,21 @@ export class PromptfooCaseRunner {
       );
     }
     const strategy = await this.strategy;
-    let shown: RenderInput['catalog'] | undefined;
-    let rendered: ReturnType<Strategy['renderer']['render']> | undefined;
+    let shown: PrepareInput['catalog'] | undefined;
+    let rendered: RenderedRequest | undefined;
     const capturing: Strategy = {
       ...strategy,
       renderer: {
         ...strategy.renderer,
-        render: (input) => {
+        prepare: (input) => {
           shown = input.catalog;
-          rendered = strategy.renderer.render(input);
-          return rendered;
+          const prepared = strategy.renderer.prepare(input);
+          return {
+            render: (c) => {
+              rendered = prepared.render(c);
+              return rendered;
+            },
+          };
         },
       },
     };

@@ -17,6 +17,7 @@ import { caseRecords, readHeader } from '../run-log/reader.js';
 import { runLogOf } from '../run-log/run-folder.js';
 import type { CaseRecord, RunFooter, RunHeader } from '../run-log/schema.js';
 import { RunLogWriter } from '../run-log/writer.js';
+import { RunContext } from '../runner/run-context.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { CaseTools } from './case-tools.js';
@@ -79,6 +80,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
     suites.set(loaded.suite.name, loaded);
   }
   const gradedTools = new Map<string, CaseTools>();
+  const context = new RunContext(); // the schema cache read and each case catalog hashed once
 
   const dir = options.inPlace ? resolve(runDir) : resolve(options.outDir);
   mkdirSync(dir, { recursive: true });
@@ -138,6 +140,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
           live: await liveTools(suite),
           strategy: strategyOf.get(record.renderer),
           schemaDir: configDir,
+          context,
         }));
       }
       if (record.catalogHash && hash !== record.catalogHash) drifted++;

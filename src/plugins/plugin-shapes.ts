@@ -13,7 +13,7 @@ export const pluginShapes = {
     name: text,
     description: text.optional(),
     usesCache: z.boolean({ message: 'a boolean' }).optional(),
-    render: fn('render(input)'),
+    prepare: fn('prepare(input)'),
   }),
   provider: z.looseObject({
     id: text,

@@ -5,6 +5,7 @@ import type { RenderedRequest } from '../contracts/renderer.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import type { Catalog } from '../contracts/tool.js';
 import type { Strategy } from '../plugins/index.js';
+import type { RunContext } from '../runner/run-context.js';
 import { oracleOf } from './oracle-of.js';
 
 /** The provider a request is rendered for: its id and kind shape native tool names, nothing else is needed. */
@@ -22,6 +23,8 @@ export interface CaseViewInput {
   strategy: Strategy | undefined;
   /** The folder of the schema cache (`<dir>/schemas/<suite>.json`), the config file's. */
   schemaDir: string;
+  /** The run's catalogs and prepared renderers; absent, nothing is reused (a single render). */
+  context?: RunContext;
 }
 
 export interface RenderCaseInput extends CaseViewInput {
@@ -45,13 +48,16 @@ export interface RenderedCase {
  * narrowed by the suite's and the case's filters. What `regrade` judges a stored transcript against.
  */
 export function caseView(input: CaseViewInput): Catalog {
-  return caseCatalog({
-    live: input.live,
-    useCache: input.strategy?.renderer.usesCache === true,
-    schemaDir: input.schemaDir,
-    suite: input.suite.suite,
-    testCase: input.testCase,
-  });
+  return caseCatalog(
+    {
+      live: input.live,
+      useCache: input.strategy?.renderer.usesCache === true,
+      schemaDir: input.schemaDir,
+      suite: input.suite.suite,
+      testCase: input.testCase,
+    },
+    input.context?.catalogs,
+  );
 }
 
 /**
@@ -61,12 +67,11 @@ export function caseView(input: CaseViewInput): Catalog {
 export function renderCase(input: RenderCaseInput): RenderedCase {
   const catalog = caseView(input);
   const { testCase, strategy } = input;
-  const rendered = strategy.renderer.render({
-    catalog,
-    case: testCase,
-    options: strategy.options,
-    provider: { id: input.provider.id, kind: input.provider.kind },
-  });
+  const provider = { id: input.provider.id, kind: input.provider.kind };
+  const prepared = input.context
+    ? input.context.prepare(strategy, catalog, provider)
+    : strategy.renderer.prepare({ catalog, options: strategy.options, provider });
+  const rendered = prepared.render(testCase);
   const request: ModelRequest = {
     ...rendered,
     oracle: oracleOf(testCase),

@@ -7,6 +7,7 @@ import type { CaseRecord } from '../run-log/schema.js';
 import { CaseAbort, LoopError, runAgentLoop } from './agent-loop.js';
 import type { PlanItem } from './plan.js';
 import { promptTokens as promptTokensOf } from './prompt-tokens.js';
+import type { RunContext } from './run-context.js';
 
 export interface CaseSettings {
   seed: number;
@@ -19,6 +20,8 @@ export interface CaseSettings {
   graders: Grader[];
   /** Folder holding the schema cache (`<config dir>/schemas/<suite>.json`'s parent). */
   schemaDir: string;
+  /** The run's catalogs and prepared renderers (runEval makes one per run); absent, nothing is reused. */
+  context?: RunContext;
 }
 
 /** Runs one planned item end to end and returns its run-log record. Never throws for model or infra faults. */
@@ -50,6 +53,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
       provider: { id: provider.id, kind: provider.provider.kind },
       schemaDir: settings.schemaDir,
       trial: { repeat: item.repeat, seed: settings.seed },
+      ...(settings.context ? { context: settings.context } : {}),
     });
     if (catalog.drift) catalogDrift = catalog.drift;
     catalogHash = catalog.hash;

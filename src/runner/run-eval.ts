@@ -5,12 +5,13 @@ import { redactSecrets, registerCredentials } from '../../providers/shared/redac
 import { ServerPool } from '../catalog/server-pool.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import type { ProviderSlot, Strategy } from '../plugins/index.js';
-import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RunAggregate } from '../run-log/aggregate.js';
+import type { CaseRecord, RunHeader } from '../run-log/schema.js';
+import { RunLogWriter } from '../run-log/writer.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { type PlanItem, plan } from './plan.js';
 import { type CaseSettings, runCase } from './run-case.js';
-import { RunLogWriter } from '../run-log/writer.js';
+import { RunContext } from './run-context.js';
 
 export interface EvalInput {
   header: RunHeader;
@@ -78,6 +79,7 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
     completed++;
   }
   const pool = new ServerPool();
+  const settings: CaseSettings = { ...input.settings, context: input.settings.context ?? new RunContext() };
   const items = plan(input.suites, input.strategies, input.providers, input.repeats);
   const next = (): PlanItem | undefined => {
     for (;;) {
@@ -97,7 +99,7 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
       }
       // Every record is redacted once here, before the run log, the reports and the progress line see it: a
       // provider plugin (or a tool server) may quote a credential in an error or a reply.
-      const record = redactSecrets(await runCase(item, pool, input.settings, input.signal));
+      const record = redactSecrets(await runCase(item, pool, settings, input.signal));
       // A terminal's Ctrl-C reaches the stdio servers too; one may die before our own SIGINT handler has run.
       // Give the signal a moment to land so such a case is treated as interrupted, not as a server crash.
       if (record.error?.code === 'SERVER_CRASH' && !input.signal.aborted) await delay(250);

@@ -1,0 +1,36 @@
+import { CatalogMemo } from '../catalog/case-catalog.js';
+import type { ProviderKind } from '../contracts/model.js';
+import type { PreparedRenderer } from '../contracts/renderer.js';
+import type { Catalog } from '../contracts/tool.js';
+import type { Strategy } from '../plugins/index.js';
+
+/**
+ * What one run (eval, render, regrade, an export) computes once and reuses across its cases: the catalogs (schema
+ * cache files, drift, hashes) and the renderers prepared per (strategy, catalog, provider). Created by the command
+ * and passed down; nothing of it outlives the run, so two runs in one process share nothing.
+ */
+export class RunContext {
+  readonly catalogs = new CatalogMemo();
+  private readonly prepared = new WeakMap<Catalog, Map<Strategy, Map<string, PreparedRenderer>>>();
+
+  /** `strategy`'s renderer prepared for `catalog` and `provider`, once per run. */
+  prepare(strategy: Strategy, catalog: Catalog, provider: { id: string; kind: ProviderKind }): PreparedRenderer {
+    let byStrategy = this.prepared.get(catalog);
+    if (!byStrategy) {
+      byStrategy = new Map();
+      this.prepared.set(catalog, byStrategy);
+    }
+    let byProvider = byStrategy.get(strategy);
+    if (!byProvider) {
+      byProvider = new Map();
+      byStrategy.set(strategy, byProvider);
+    }
+    const key = `${provider.kind}\u0000${provider.id}`;
+    let prepared = byProvider.get(key);
+    if (!prepared) {
+      prepared = strategy.renderer.prepare({ catalog, options: strategy.options, provider });
+      byProvider.set(key, prepared);
+    }
+    return prepared;
+  }
+}
