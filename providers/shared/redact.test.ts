@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RenderedTool } from '../../src/contracts/model.js';
 import { readBaseUrl, readKey } from './env.js';
 import { parseProviderOptions } from './options.js';
-import { markStable, REDACTED, redactSecrets, registerCredentials, registerSecret, restoreRedacted } from './redact.js';
+import { REDACTED, redactSecrets, registerCredentials, registerSecret, restoreRedacted } from './redact.js';
 import { wireTools } from './wire-tools.js';
 
 describe('redactSecrets', () => {
@@ -93,35 +93,28 @@ describe('redactSecrets', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('a stable subtree found clean is rescanned when a secret is registered later', () => {
-    const tools = markStable([{ name: 'lookup', description: 'uses sk-late-secret-4242 internally' }]);
+  it('a value found clean is redacted when a secret is registered later', () => {
+    const tools = [{ name: 'lookup', description: 'uses sk-late-secret-4242 internally' }];
     const request = () => ({ tools, note: 'hello' });
     const before = request();
     expect(redactSecrets(before)).toBe(before); // clean for the secrets known now: returned as is
     registerSecret('sk-late-secret-4242');
     expect(redactSecrets(request()).tools[0]?.description).toBe(`uses ${REDACTED} internally`);
-    // an extra secret of one call is honoured even inside a subtree remembered as clean
+    // an extra secret of one call is honoured too
     registerSecret('unrelated-secret-1');
-    const other = markStable([{ text: 'token extra-secret-77' }]);
+    const other = [{ text: 'token extra-secret-77' }];
     expect(redactSecrets({ other })).toEqual({ other: [{ text: 'token extra-secret-77' }] });
     expect(redactSecrets({ other }, ['extra-secret-77'])).toEqual({ other: [{ text: `token ${REDACTED}` }] });
   });
 
-  it('wireTools converts a tool list once per shape, frozen', () => {
+  it('wireTools converts a tool list into one API shape, afresh on every call', () => {
     const list: RenderedTool[] = [
       { name: 'a', description: 'A', parameters: { type: 'object' }, target: { server: 's', tool: 'a' } },
     ];
-    let calls = 0;
-    const convert = (tools: readonly RenderedTool[]) => {
-      calls++;
-      return tools.map((t) => ({ type: 'function', function: t }));
-    };
+    const convert = (tools: readonly RenderedTool[]) => tools.map((t) => ({ type: 'function', function: t }));
     const first = wireTools(list, 'openai', convert);
-    expect(wireTools(list, 'openai', convert)).toBe(first);
-    expect(calls).toBe(1);
-    expect(wireTools(list, 'ollama', convert)).not.toBe(first);
-    expect(Object.isFrozen(first) && Object.isFrozen(first[0])).toBe(true);
-    expect(() => first.push({ type: 'function', function: list[0]! })).toThrow(TypeError);
+    expect(first).toEqual([{ type: 'function', function: list[0] }]);
+    expect(wireTools(list, 'openai', convert)).not.toBe(first);
   });
 
   it('names the variable (never a value) when a key is missing', () => {

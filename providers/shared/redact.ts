@@ -7,11 +7,6 @@ import { jsonText } from '../../src/util/json-text.js';
 const secrets = new Set<string>();
 /** `secrets`, longest first (a key containing another is replaced whole); rebuilt when a secret is added. */
 let ordered: string[] = [];
-/** Bumped whenever a secret is added: a subtree found clean is known clean only for the secrets of that moment. */
-let generation = 0;
-/** Subtrees whose producer promises never to mutate them (`markStable`), and the generation each was found clean at. */
-const stable = new WeakSet<object>();
-const cleanAt = new WeakMap<object, number>();
 
 /** The marker that replaces a secret. */
 export const REDACTED = '[REDACTED]';
@@ -42,18 +37,6 @@ export function registerSecret(value: string | undefined): void {
   if (!value || value.length < 6 || secrets.has(value)) return;
   secrets.add(value);
   ordered = [...secrets].sort((a, b) => b.length - a.length);
-  generation++;
-}
-
-/**
- * Declares `value` (and everything reachable from it) immutable, so redaction scans it once per set of secrets
- * instead of on every turn. For data that is the same on every model turn: the tool list in a request's wire shape
- * (providers/shared/wire-tools.ts), ~17 KB of schemas for 25 tools, whose scan was a fifth of the harness's own CPU
- * per turn. A caller that mutates a marked value afterwards would defeat redaction: only mark values you own.
- */
-export function markStable<T extends object>(value: T): T {
-  stable.add(value);
-  return value;
 }
 
 /**
@@ -147,8 +130,7 @@ export function redactSecrets<T>(value: T, extra: readonly string[] = []): T {
   const more = extra.filter((s) => s.length >= 6);
   const all = more.length ? [...ordered, ...more].sort((a, b) => b.length - a.length) : ordered;
   const shortest = all.length ? all[all.length - 1]!.length : Number.POSITIVE_INFINITY;
-  // The memo of stable subtrees holds for the registered secrets only, not for one call's extras.
-  if (!needsRedaction(value, all, shortest, 0, more.length === 0)) return value;
+  if (!needsRedaction(value, all, shortest, 0)) return value;
   return walk(value, all, new WeakMap()) as T;
 }
 
@@ -157,30 +139,21 @@ export function redactSecrets<T>(value: T, extra: readonly string[] = []): T {
  * request (schema keywords, property names) are shorter than the shortest secret and cannot contain one: they are
  * skipped by length before any substring search.
  */
-function needsRedaction(
-  value: unknown,
-  all: readonly string[],
-  shortest: number,
-  depth: number,
-  memo: boolean,
-): boolean {
+function needsRedaction(value: unknown, all: readonly string[], shortest: number, depth: number): boolean {
   if (typeof value === 'string') return value.length >= shortest && containsAny(value, all);
   if (value === null || typeof value !== 'object') return false;
   // Errors are always rebuilt from their message (their other fields may hold request headers).
   if (depth > 64 || value instanceof Error) return true;
-  const remember = memo && stable.has(value);
-  if (remember && cleanAt.get(value) === generation) return false;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (needsRedaction(value[i], all, shortest, depth + 1, memo)) return true;
+    for (let i = 0; i < value.length; i++) if (needsRedaction(value[i], all, shortest, depth + 1)) return true;
   } else {
     // Own enumerable keys, like Object.entries in `walk`; for-in (with the own-key check) allocates no key array.
     for (const k in value) {
       if (!Object.hasOwn(value, k)) continue;
       if (isSecretHeader(k) || (k.length >= shortest && containsAny(k, all))) return true;
-      if (needsRedaction((value as Record<string, unknown>)[k], all, shortest, depth + 1, memo)) return true;
+      if (needsRedaction((value as Record<string, unknown>)[k], all, shortest, depth + 1)) return true;
     }
   }
-  if (remember) cleanAt.set(value, generation);
   return false;
 }
 
