@@ -13,11 +13,7 @@ rmSync(outdir, { recursive: true, force: true });
 
 await build({
   absWorkingDir: root,
-  entryPoints: {
-    main: 'src/cli/main.ts',
-    // Started with `new Worker(new URL('./token-worker.js', import.meta.url))`: must sit beside the chunks.
-    'token-worker': 'src/util/token-worker.ts',
-  },
+  entryPoints: { main: 'src/cli/main.ts' },
   outdir,
   bundle: true,
   splitting: true,
@@ -28,7 +24,7 @@ await build({
   banner: {
     js: "import { createRequire as __tgRequire } from 'node:module'; const require = __tgRequire(import.meta.url);",
   },
-  // The o200k vocabulary is megabytes of data loaded on demand in the token worker: left in node_modules.
+  // The o200k vocabulary is megabytes of data loaded on demand (src/util/tokens.ts): left in node_modules.
   // tsx loads TypeScript plugins (src/plugins/plugin-file.ts) with esbuild's native binary: imported from node_modules.
   external: ['gpt-tokenizer', 'gpt-tokenizer/*', 'tsx', 'tsx/*'],
   chunkNames: '[name]-[hash]',

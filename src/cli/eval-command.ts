@@ -30,7 +30,6 @@ import { runEval } from '../runner/run-eval.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { inShard, parseShard, type Shard } from '../util/shard.js';
-import { sharedTokenCounter } from '../util/token-counter.js';
 import { abortOnInterrupt } from './interrupt.js';
 import { printFinished } from './print-finished.js';
 import { Progress } from './progress.js';
@@ -64,8 +63,6 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   const loaded = loadRunConfig(flags, fromHeader);
   const { config } = loaded;
   const suites = loadSuites(loaded, { globs: flags.filter ?? [], tags: flags.tag ?? [] });
-  // The cases' prompts go to the token worker now, to be counted on the other core while the run goes on.
-  sharedTokenCounter().prefetch(suites.flatMap((s) => s.suite.cases.map((c) => c.prompt)));
   const strategies = await resolveStrategies(config.renderers, loaded.dir, loaded.origin.renderers);
   // A replayed run answers every request from cassettes and calls no provider, so it needs no API key; every other
   // mode may call one, and a missing key stays an error before anything runs.
@@ -132,7 +129,6 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     sink.discard();
     throw e;
   } finally {
-    sharedTokenCounter().save();
     stopListening();
   }
   // Reports and gate: compare with the committed baseline (when there is one), write every report, exit code.

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { redactText } from '../../providers/shared/redact.js';
-import { sharedTokenCounter } from '../util/token-counter.js';
 
 // A reader that goes away (`toolgauge eval | head -3`, a closed terminal, a CI log that stops reading) makes the
 // next write to stdout or stderr fail with EPIPE; unhandled, that error would kill the run half-way with exit code 1
@@ -19,11 +18,6 @@ process.on('unhandledRejection', (reason) => {
   }
   process.exit(3);
 });
-
-// Commands that run cases count prompt tokens: the tokenizer's tables (~0.3 s of CPU) start loading in a worker
-// thread before anything else, in parallel with the command line, the config, the suites and the servers.
-const command = process.argv.slice(2).find((a) => !a.startsWith('-'));
-if (command === 'eval' || command === 'replay') sharedTokenCounter();
 
 const { main } = await import('./program.js');
 await main(process.argv);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RenderedRequest } from '../contracts/renderer.js';
+import { TokenCounter } from '../util/token-counter.js';
 import { requestTokens } from '../util/tokens.js';
-import { promptTokens } from './prompt-tokens.js';
+import { PromptTokens } from './prompt-tokens.js';
 
 const base: RenderedRequest = {
   system: 'You can call these tools. Reply with <tool_call>{"name": …}</tool_call>.',
@@ -9,8 +10,8 @@ const base: RenderedRequest = {
   protocol: 'xml-tags',
 };
 
-describe('promptTokens', () => {
-  it('equals requestTokens, with and without native tools, on first and repeated use', async () => {
+describe('PromptTokens', () => {
+  it('equals requestTokens, with and without native tools, on first and repeated use', () => {
     const native: RenderedRequest = {
       ...base,
       protocol: 'native',
@@ -23,9 +24,10 @@ describe('promptTokens', () => {
         },
       ],
     };
+    const prompts = new PromptTokens(new TokenCounter(null));
     for (const req of [base, native, base, native, { ...base, messages: [{ role: 'user' as const, content: 'Hi' }] }]) {
-      expect(await promptTokens(req)).toBe(requestTokens(req));
+      expect(prompts.count(req)).toBe(requestTokens(req));
     }
-    expect(await promptTokens(native)).toBeGreaterThan(await promptTokens(base));
+    expect(prompts.count(native)).toBeGreaterThan(prompts.count(base));
   });
 });

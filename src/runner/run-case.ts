@@ -6,8 +6,7 @@ import { renderCase } from '../render/render-case.js';
 import type { CaseRecord } from '../run-log/schema.js';
 import { CaseAbort, LoopError, runAgentLoop } from './agent-loop.js';
 import type { PlanItem } from './plan.js';
-import { promptTokens as promptTokensOf } from './prompt-tokens.js';
-import type { RunContext } from './run-context.js';
+import { RunContext } from './run-context.js';
 
 export interface CaseSettings {
   seed: number;
@@ -20,7 +19,7 @@ export interface CaseSettings {
   graders: Grader[];
   /** Folder holding the schema cache (`<config dir>/schemas/<suite>.json`'s parent). */
   schemaDir: string;
-  /** The run's catalogs and prepared renderers (runEval makes one per run); absent, nothing is reused. */
+  /** The run's catalogs, prepared renderers and token counts (runEval makes one per run); absent, the case's own. */
   context?: RunContext;
 }
 
@@ -30,6 +29,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
   const t0 = performance.now();
   const { suite, strategy, provider } = item;
   const c = item.case;
+  const context = settings.context ?? new RunContext();
   const deadline = caseDeadline(runSignal, settings.caseMs);
   const { abort } = deadline;
   let transcript: Transcript = { turns: [], finalText: '', stopReason: 'error' };
@@ -53,22 +53,15 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
       provider: { id: provider.id, kind: provider.provider.kind },
       schemaDir: settings.schemaDir,
       trial: { repeat: item.repeat, seed: settings.seed },
-      ...(settings.context ? { context: settings.context } : {}),
+      context,
     });
     if (catalog.drift) catalogDrift = catalog.drift;
     catalogHash = catalog.hash;
     protocol = rendered.protocol;
-    // Counted by the token worker while the model answers (the promise never rejects).
-    const counting = promptTokensOf(rendered).then((n) => {
-      promptTokens = n;
-    });
+    promptTokens = context.prompts.count(rendered);
     const limits = { maxTurns: c.maxTurns ?? settings.maxTurns, turnMs: settings.turnMs, toolMs: settings.toolMs };
-    try {
-      // routed and parsed against the tools the grade judges by (filtered, or the schema cache)
-      transcript = await runAgentLoop(request, provider.provider, session, limits, abort, catalog.tools);
-    } finally {
-      await counting;
-    }
+    // routed and parsed against the tools the grade judges by (filtered, or the schema cache)
+    transcript = await runAgentLoop(request, provider.provider, session, limits, abort, catalog.tools);
     const input = { case: c, transcript, protocol, tools: catalog.tools };
     grades = settings.graders.map((g) => g.grade(input)).filter((g): g is Grade => g !== null);
   } catch (e) {

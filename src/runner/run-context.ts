@@ -3,14 +3,17 @@ import type { ProviderKind } from '../contracts/model.js';
 import type { PreparedRenderer } from '../contracts/renderer.js';
 import type { Catalog } from '../contracts/tool.js';
 import type { Strategy } from '../plugins/index.js';
+import { PromptTokens } from './prompt-tokens.js';
 
 /**
  * What one run (eval, render, regrade, an export) computes once and reuses across its cases: the catalogs (schema
- * cache files, drift, hashes) and the renderers prepared per (strategy, catalog, provider). Created by the command
- * and passed down; nothing of it outlives the run, so two runs in one process share nothing.
+ * cache files, drift, hashes), the renderers prepared per (strategy, catalog, provider) and the prompts' token counts.
+ * Created by the command (runEval makes one when given none) and passed down; nothing of it outlives the run, so two
+ * runs in one process share nothing.
  */
 export class RunContext {
   readonly catalogs = new CatalogMemo();
+  readonly prompts = new PromptTokens();
   private readonly prepared = new WeakMap<Catalog, Map<Strategy, Map<string, PreparedRenderer>>>();
 
   /** `strategy`'s renderer prepared for `catalog` and `provider`, once per run. */

@@ -79,7 +79,8 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
     completed++;
   }
   const pool = new ServerPool();
-  const settings: CaseSettings = { ...input.settings, context: input.settings.context ?? new RunContext() };
+  const context = input.settings.context ?? new RunContext();
+  const settings: CaseSettings = { ...input.settings, context };
   const items = plan(input.suites, input.strategies, input.providers, input.repeats);
   const next = (): PlanItem | undefined => {
     for (;;) {
@@ -124,6 +125,7 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
       errors: aggregate.totalErrors,
     });
     writer.close();
+    context.prompts.save();
     lock.release();
   }
   return { aggregate, interrupted: input.signal.aborted, runLog };

@@ -13,18 +13,18 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('token count cache', () => {
-  it('keeps counts across runs, by hash only, and answers known texts without counting', async () => {
+  it('keeps counts across runs, by hash only, and answers known texts without counting', () => {
     const file = join(dir, 'counts.json');
-    const first = new TokenCounter(null, 256, new TokenCache(file));
+    const first = new TokenCounter(new TokenCache(file));
     const texts = ['hello world', '帮我读取 test.xlsx 文件的 Sheet1 工作表的内容', 'x'.repeat(3000)];
-    for (const t of texts) expect(await first.count(t)).toBe(countTokens(t));
+    for (const t of texts) expect(first.count(t)).toBe(countTokens(t));
     first.save();
     const saved = readFileSync(file, 'utf8');
     expect(saved).not.toContain('hello');
     const cache = new TokenCache(file);
     expect(cache.size).toBe(3);
-    // A known text is answered synchronously from the cache (no tokenizer, no worker).
-    const second = new TokenCounter(null, 256, cache);
+    // A known text is answered from the cache (no tokenizer).
+    const second = new TokenCounter(cache);
     for (const t of texts) expect(second.count(t)).toBe(countTokens(t));
   });
 
