@@ -168,15 +168,10 @@ function collapseRepeats(items: string[]): string[] {
   return out;
 }
 
-/** The offered tools by name (first wins), built once per tools list: offline grading reuses a case's list. */
-const byName = new WeakMap<ToolDef[], { length: number; tools: Map<string, ToolDef> }>();
-
+/** The offered tools by name (first wins). */
 function toolsByName(list: ToolDef[]): Map<string, ToolDef> {
-  const hit = byName.get(list);
-  if (hit && hit.length === list.length) return hit.tools;
   const tools = new Map<string, ToolDef>();
   for (const t of list) if (!tools.has(t.name)) tools.set(t.name, t);
-  byName.set(list, { length: list.length, tools });
   return tools;
 }
 

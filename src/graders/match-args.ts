@@ -66,20 +66,13 @@ export function writtenAsFloat(rawArgs: string, param: string): boolean {
 /** Compiled per parameter name (grading 20,000 outputs would otherwise build a RegExp per integer argument). */
 const floatPatterns = new Map<string, RegExp>();
 
-const propsCache = new WeakMap<object, { props?: Record<string, unknown>; required: string[] }>();
-
 function schemaProps(tool: ToolDef | undefined): { props?: Record<string, unknown>; required: string[] } {
   const schema = tool?.inputSchema ?? {};
-  let hit = propsCache.get(schema);
-  if (!hit) {
-    const props = isRecord(schema.properties) ? schema.properties : undefined;
-    const required = Array.isArray(schema.required)
-      ? schema.required.filter((r): r is string => typeof r === 'string')
-      : [];
-    hit = props ? { props, required } : { required };
-    propsCache.set(schema, hit);
-  }
-  return hit;
+  const props = isRecord(schema.properties) ? schema.properties : undefined;
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((r): r is string => typeof r === 'string')
+    : [];
+  return props ? { props, required } : { required };
 }
 
 interface WantedParam {
