@@ -23,7 +23,7 @@ export async function benchStartup(runs = 5): Promise<BenchResult> {
       return m.wallS;
     };
     // Warm: the token-count cache knows the prompts (a developer re-running a case); cold: no cache, the tokenizer
-    // loads in its worker thread while the run starts. The warm-up run fills the cache and the file cache.
+    // loads on the first prompt counted. The warm-up run fills the cache and the file cache.
     const series = async (args: string[], cache: string) => {
       await once(args, cache);
       const walls: number[] = [];
@@ -55,8 +55,8 @@ export async function benchStartup(runs = 5): Promise<BenchResult> {
       target: '≤ 0.5 s',
       met: warm <= 0.5,
       detail:
-        `median of ${runs} after a warm-up, token counts from the cache; without the cache (tokenizer loaded in ` +
-        `its worker): ${cold.toFixed(3)} s; one case against the bundled excel MCP server (loads the MCP SDK): ` +
+        `median of ${runs} after a warm-up, token counts from the cache; without the cache (tokenizer loaded on ` +
+        `the main thread): ${cold.toFixed(3)} s; one case against the bundled excel MCP server (loads the MCP SDK): ` +
         `${mcp.toFixed(3)} s`,
     };
   } finally {
