@@ -22,6 +22,7 @@ import { type ProviderSlot, resolveProviders, resolveStrategies, type Strategy }
 import type { CaseRecord } from '../run-log/schema.js';
 import { planKey } from '../runner/plan.js';
 import { runCase } from '../runner/run-case.js';
+import { RunContext } from '../runner/run-context.js';
 import { sha256 } from '../util/canonical-json.js';
 
 /** The `config:` of the promptfoo provider `file://…/toolgauge-provider.mjs`. */
@@ -88,6 +89,8 @@ const MOCK_KEY = 'toolgauge-llm-mock';
 export class PromptfooCaseRunner {
   private readonly config: ParsedConfig;
   private readonly pool = new ServerPool();
+  /** What the tests run by this provider share: catalogs, prepared renderers, token counts. */
+  private readonly context = new RunContext();
   private strategy: Promise<Strategy> | undefined;
   private slot: Promise<ProviderSlot> | undefined;
 
@@ -194,6 +197,7 @@ export class PromptfooCaseRunner {
         serverStartMs: this.config.serverStartMs,
         graders: [],
         schemaDir: this.baseDir,
+        context: this.context,
       };
       const record = await runCase(item, this.pool, settings, new AbortController().signal);
       return toResponse(record, testCase, shown?.tools ?? []);

@@ -14,13 +14,13 @@ import { PromptTokens } from './prompt-tokens.js';
 export class RunContext {
   readonly catalogs = new CatalogMemo();
   readonly prompts = new PromptTokens();
-  private readonly prepared = new WeakMap<Catalog, Map<Strategy, Map<string, PreparedRenderer>>>();
+  private readonly prepared = new WeakMap<Catalog, WeakMap<Strategy, Map<string, PreparedRenderer>>>();
 
   /** `strategy`'s renderer prepared for `catalog` and `provider`, once per run. */
   prepare(strategy: Strategy, catalog: Catalog, provider: { id: string; kind: ProviderKind }): PreparedRenderer {
     let byStrategy = this.prepared.get(catalog);
     if (!byStrategy) {
-      byStrategy = new Map();
+      byStrategy = new WeakMap();
       this.prepared.set(catalog, byStrategy);
     }
     let byProvider = byStrategy.get(strategy);
