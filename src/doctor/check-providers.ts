@@ -1,5 +1,5 @@
 import type { ProviderEntry } from '../config/config-schema.js';
-import { resolveProviders } from '../config/resolve.js';
+import { resolveProviders } from '../plugins/index.js';
 import { errorMessage, isToolgaugeError } from '../errors.js';
 import type { Finding } from './finding.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolgaugeError } from '../errors.js';
-import { resolveGraders, resolveStrategies } from './resolve.js';
+import { resolveGraders, resolveStrategies } from './index.js';
 
 const where = () => 'toolgauge.config.yaml:3:5: renderers[0]';
 
