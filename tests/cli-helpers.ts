@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { decodeRecords } from '../src/run-log/reader.js';
 import type { RunRecord } from '../src/run-log/schema.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,11 +44,13 @@ export function runCli(args: string[], cwd = ROOT, stdin?: string): Promise<CliR
   return finished(startCli(args, cwd, stdin));
 }
 
+/** The records of a run log, as the reader gives them (format 2's blob lines resolved), without validation. */
 export function readRecords(file: string): RunRecord[] {
-  return readFileSync(file, 'utf8')
+  const lines = readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as RunRecord);
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return decodeRecords(lines) as unknown as RunRecord[];
 }
 
 /** The run folder the CLI announced on stderr ("… → <dir>"). */

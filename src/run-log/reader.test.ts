@@ -81,7 +81,7 @@ describe('readRunLog', () => {
   it('checks the format of the header: an unknown version is refused, naming the versions it reads', async () => {
     const file = logOf([JSON.stringify({ ...header, format: 'toolgauge.run/99' })]);
     await expect(readAll(file)).rejects.toThrow(
-      `${file}:1: run log format "toolgauge.run/99" is not one this toolgauge reads (it reads ${RUN_LOG_FORMAT})`,
+      `${file}:1: run log format "toolgauge.run/99" is not one this toolgauge reads (it reads toolgauge.run/1, ${RUN_LOG_FORMAT})`,
     );
     const headless = logOf([JSON.stringify(record)]);
     await expect(readAll(headless)).rejects.toThrow(

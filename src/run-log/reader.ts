@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { z } from 'zod';
 import { ToolgaugeError } from '../errors.js';
+import { BlobFormatError } from './blobs.js';
 import {
   type CaseRecord,
   CaseRecordSchema,
@@ -55,7 +56,13 @@ export async function* readRunLog(file: string): AsyncGenerator<RunRecord> {
         throw corrupt(where, 'not a JSON object');
       const raw = value as Record<string, unknown>;
       decoder ??= decoderOf(raw, where);
-      const record = decoder.decode(raw);
+      let record: Record<string, unknown> | null;
+      try {
+        record = decoder.decode(raw);
+      } catch (e) {
+        if (e instanceof BlobFormatError || e instanceof SyntaxError) throw corrupt(where, e.message);
+        throw e;
+      }
       if (record) yield validated(record, where);
     }
   } catch (e) {
@@ -117,4 +124,19 @@ export async function* caseRecords(file: string, seen?: { footer?: RunFooter }):
     if (r.type === 'case') yield r;
     else if (r.type === 'footer' && seen) seen.footer = r;
   }
+}
+
+/**
+ * The records of run-log lines already parsed, in the current format (blob lines resolved and dropped), without
+ * validation: for tools and tests that read a small log whole. Lines of an unreadable format are returned as they are.
+ */
+export function decodeRecords(values: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  const decoder = values[0]?.type === 'header' ? decoderFor(values[0].format) : undefined;
+  if (!decoder) return [...values];
+  const out: Record<string, unknown>[] = [];
+  for (const v of values) {
+    const record = decoder.decode(v);
+    if (record) out.push(record);
+  }
+  return out;
 }

@@ -6,9 +6,13 @@ import type { Transcript } from '../contracts/transcript.js';
 
 /**
  * The version of the run log this toolgauge writes, in every header's `format`. A log of another version is read
- * through its decoder (run-log/versions.ts), which hands out records of this version.
+ * through its decoder (run-log/versions.ts), which hands out records of this version. Format 2 stores each rendered
+ * system prompt and tool list once per log (run-log/blobs.ts, docs/run-log.md); the records read are the same.
  */
-export const RUN_LOG_FORMAT = 'toolgauge.run/1';
+export const RUN_LOG_FORMAT = 'toolgauge.run/2';
+
+/** Format 1: every turn of every record held its whole system prompt and tools. Still read. */
+export const RUN_LOG_FORMAT_1 = 'toolgauge.run/1';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

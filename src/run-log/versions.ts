@@ -1,21 +1,43 @@
-import { RUN_LOG_FORMAT } from './schema.js';
+import { BlobDecoder } from './blobs.js';
+import { RUN_LOG_FORMAT, RUN_LOG_FORMAT_1 } from './schema.js';
 
 /**
  * Reads the lines of one run log written in one format into records of the current format (RUN_LOG_FORMAT), before
- * they are validated. Made once per log, so a format may keep state from line to line (one that stores each prompt
- * once per run resolves the later references to it).
+ * they are validated. Made once per log, so a format may keep state from line to line (format 2 stores each prompt
+ * once per run and resolves the later references to it). A line it cannot read throws BlobFormatError, which the
+ * reader names with file:line.
  */
 export interface LogDecoder {
   /** The record a line holds, in the current format; null for a line the format keeps for its own use. */
   decode(value: Record<string, unknown>): Record<string, unknown> | null;
 }
 
+/** Format 1: every record whole (each turn repeats its system prompt and tools). Only the header's format changes. */
+function format1(): LogDecoder {
+  return { decode: (value) => (value.type === 'header' ? { ...value, format: RUN_LOG_FORMAT } : value) };
+}
+
+/** Format 2 (current): blob lines are kept, and each case record's references resolved to the texts. */
+function format2(): LogDecoder {
+  const blobs = new BlobDecoder();
+  return {
+    decode(value) {
+      if (value.type === 'blob') {
+        blobs.add(value);
+        return null;
+      }
+      return value.type === 'case' ? blobs.decode(value) : value;
+    },
+  };
+}
+
 /**
  * Every run-log format this toolgauge reads, by the `format` of its header: the one place where a new version is
- * added (its decoder migrates its records to the current format; the current format's decoder is the identity).
+ * added (its decoder migrates its records to the current format).
  */
 const DECODERS: Record<string, () => LogDecoder> = {
-  [RUN_LOG_FORMAT]: () => ({ decode: (value) => value }),
+  [RUN_LOG_FORMAT_1]: format1,
+  [RUN_LOG_FORMAT]: format2,
 };
 
 /** The formats `decoderFor` accepts, newest last. */

@@ -1,5 +1,6 @@
 import { BufferedFile } from '../util/buffered-file.js';
 import { jsonText } from '../util/json-text.js';
+import { BlobEncoder } from './blobs.js';
 import type { RunRecord } from './schema.js';
 
 /**
@@ -10,10 +11,16 @@ import type { RunRecord } from './schema.js';
  * run), encoded straight into a 2 MiB buffer: joining pending strings first copied every byte once more (~15% of
  * offline grading) and made a two-byte string of every line holding a non-ASCII character. `close` flushes and
  * fsyncs. Used by eval, offline grading, regrade and merge.
+ *
+ * Records are given whole and written in the current format (2): each system prompt and tool list goes out once, as a
+ * blob line before the first record that refers to it (run-log/blobs.ts), so the log stays self-contained and
+ * append-only. A writer opened to append (a resumed run) writes again a blob the file may already hold: the reader
+ * takes the repeated line as it is, and a record never refers to a blob not written before it.
  */
 export class RunLogWriter {
   private readonly out: BufferedFile;
   private flushScheduled = false;
+  private readonly blobs = new BlobEncoder((line) => this.line(line));
 
   constructor(
     readonly file: string,
@@ -23,8 +30,12 @@ export class RunLogWriter {
   }
 
   write(record: RunRecord): void {
+    this.line(record.type === 'case' ? this.blobs.encode(record) : record);
+  }
+
+  private line(value: unknown): void {
     // One write call per line: the buffer only ever flushes whole lines.
-    this.out.write(jsonText(record) as string, true);
+    this.out.write(jsonText(value) as string, true);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
