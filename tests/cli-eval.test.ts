@@ -15,7 +15,7 @@ describe('toolgauge eval (end to end, real CLI process)', () => {
     expect(dir.startsWith(out)).toBe(true);
     const records = readRecords(join(dir, 'run.jsonl'));
     const header = records[0] as RunHeader;
-    expect(header).toMatchObject({ type: 'header', format: 'toolgauge.run/1', plannedCases: 12 });
+    expect(header).toMatchObject({ type: 'header', format: 'toolgauge.run/2', plannedCases: 12 });
     expect(header.strategies.map((s) => s.label)).toEqual(['names-only', 'full-details']);
     expect(header.providers).toEqual([
       { label: 'sim:oracle', id: 'sim:oracle', simulated: true },
