@@ -7,7 +7,8 @@ import type { CaseRecord } from './schema.js';
  * Format 2 stores each rendered system prompt and each tool list once per run log, content-addressed: a
  * `{"type":"blob","hash","text"}` line written before the first record that refers to it, and each turn's request
  * holding `systemRef` / `toolsRef` (the hash) in place of `system` / `tools`. A turn whose messages begin with the
- * previous turn's messages holds only the new ones, and `priorMessages`: how many it takes from the previous turn.
+ * previous turn's messages holds only the new ones, and `priorMessages`: how many it takes from the previous turn; a
+ * reply whose raw response repeats its text and calls holds `rawIsReply: true` instead of that copy.
  * Everything else in a record is written as it is. Decoding gives back the record exactly as it was before encoding.
  */
 
@@ -28,6 +29,34 @@ export interface BlobLine {
 
 /** An error in a line of format 2, named by the reader with file:line. */
 export class BlobFormatError extends Error {}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const sameKeys = (v: Record<string, unknown>, keys: readonly string[]) => {
+  const own = Object.keys(v);
+  return own.length === keys.length && own.every((k, i) => k === keys[i]);
+};
+
+/**
+ * A reply whose raw response is exactly `{text, toolCalls}` of the reply itself (the simulated providers') is written
+ * with `rawIsReply: true` and no `raw.response`; the decoder puts it back.
+ */
+function encodeResponse(response: Turn['response']): unknown {
+  const raw = (response as { raw?: unknown }).raw;
+  if (!isObject(raw) || !sameKeys(raw, ['request', 'response']) || Object.hasOwn(response, 'rawIsReply'))
+    return response;
+  const reply = raw.response;
+  if (!isObject(reply) || !sameKeys(reply, ['text', 'toolCalls'])) return response;
+  if (JSON.stringify(reply) !== JSON.stringify({ text: response.text, toolCalls: response.toolCalls })) return response;
+  return { ...response, raw: { request: raw.request }, rawIsReply: true };
+}
+
+function decodeResponse(response: unknown): unknown {
+  if (!isObject(response) || response.rawIsReply !== true) return response;
+  const { rawIsReply: _, ...rest } = response;
+  if (!isObject(rest.raw)) throw new BlobFormatError('a response with rawIsReply has no raw');
+  return { ...rest, raw: { request: rest.raw.request, response: { text: rest.text, toolCalls: rest.toolCalls } } };
+}
 
 const sameMessage = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
@@ -73,13 +102,11 @@ export class BlobEncoder {
         } else out[k] = v;
       }
       prev = Array.isArray(request.messages) ? request.messages : undefined;
-      return { ...turn, request: out };
+      return { ...turn, request: out, response: encodeResponse(turn.response) };
     });
     return { ...record, transcript: { ...record.transcript, turns: encoded } };
   }
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Reads blob lines and resolves the references of the records after them. Holds one text per distinct blob. */
 export class BlobDecoder {
@@ -123,7 +150,7 @@ export class BlobDecoder {
         } else out[k] = v;
       }
       prev = Array.isArray(out.messages) ? out.messages : undefined;
-      return { ...turn, request: out };
+      return { ...turn, request: out, response: decodeResponse(turn.response) };
     });
     return { ...record, transcript: { ...transcript, turns } };
   }

@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BlobDecoder, BlobEncoder, type BlobLine } from './blobs.js';
+import { caseRecords } from './reader.js';
+import type { CaseRecord } from './schema.js';
+
+const FIXTURE = join(import.meta.dirname, '../../tests/fixtures/run-log-v1/shard-2/run.jsonl');
+
+async function fixtureCases(): Promise<CaseRecord[]> {
+  const out: CaseRecord[] = [];
+  for await (const r of caseRecords(FIXTURE)) out.push(r);
+  return out;
+}
+
+/** Encodes the records as one log would hold them, then decodes that log's lines. */
+function roundTrip(records: CaseRecord[]): { lines: Record<string, unknown>[]; decoded: unknown[] } {
+  const lines: Record<string, unknown>[] = [];
+  const encoder = new BlobEncoder((b: BlobLine) => lines.push({ ...b }));
+  for (const r of records) lines.push(JSON.parse(JSON.stringify(encoder.encode(r))) as Record<string, unknown>);
+  const decoder = new BlobDecoder();
+  const decoded: unknown[] = [];
+  for (const line of lines) {
+    if (line.type === 'blob') decoder.add(line);
+    else decoded.push(decoder.decode(line));
+  }
+  return { lines, decoded };
+}
+
+describe('format 2 blobs', () => {
+  it('decodes every record of a real run to exactly the record encoded, with each text stored once', async () => {
+    const records = await fixtureCases();
+    const { lines, decoded } = roundTrip(records);
+    expect(decoded).toEqual(records);
+    // key order too (cassette keys and reports see the same objects)
+    expect(decoded.map((r) => JSON.stringify(r))).toEqual(records.map((r) => JSON.stringify(r)));
+    const blobs = lines.filter((l) => l.type === 'blob');
+    expect(new Set(blobs.map((b) => b.hash)).size).toBe(blobs.length);
+    const text = JSON.stringify(lines);
+    expect(text).toContain('"priorMessages"');
+    expect(text).toContain('"rawIsReply":true');
+    expect(text).not.toContain('"system":"You are');
+  });
+
+  it('keeps whole what it cannot shorten: messages that are not a continuation, a raw response of its own', async () => {
+    const [first] = await fixtureCases();
+    const r = structuredClone(first) as CaseRecord;
+    const t0 = r.transcript.turns[0]!;
+    const t1 = { ...structuredClone(t0), index: 1 };
+    t1.request.messages = [{ role: 'user', content: 'something else' }];
+    t1.response.raw = { request: {}, response: { id: 'chatcmpl-1', text: t1.response.text } };
+    r.transcript.turns = [t0, t1];
+    const { lines, decoded } = roundTrip([r]);
+    expect(decoded).toEqual([r]);
+    const turn = (lines.at(-1) as unknown as CaseRecord).transcript.turns[1] as unknown as Record<string, never>;
+    expect(turn.request).not.toHaveProperty('priorMessages');
+    expect(turn.response).not.toHaveProperty('rawIsReply');
+  });
+
+  it('refuses a blob whose text does not match its hash', () => {
+    expect(() => new BlobDecoder().add({ type: 'blob', hash: '0000000000000000', text: 'x' })).toThrow(
+      /does not have that hash/,
+    );
+  });
+});
