@@ -40,4 +40,40 @@ describe('eval --resume of a run started without a config file', () => {
     const planned = JSON.parse(readFileSync(log, 'utf8').split('\n')[0]!).plannedCases as number;
     expect(total).toBe(planned);
   }, 120_000);
+
+  // Regression: the header did not keep --filter / --tag, so a resumed run ran the whole suite, past its plan.
+  it('keeps the --filter and --tag the run was started with', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-resume-filter-'));
+    const [node, ...rest] = CLI_WORDS as [string, ...string[]];
+    const args = ['eval', '--suite', 'economist', '--provider', 'sim:oracle', '--provider-option', 'latencyMs=150'];
+    const narrow = ['--filter', '*-income-tax-*', '--tag', 'zh'];
+    const child = spawn(node, [...rest, ...args, ...narrow, '--renderer', 'full-details', '--repeat', '12'], {
+      cwd: dir,
+      env: { ...process.env, CI: 'true', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const done = finished(child);
+    const runLog = () => {
+      const reports = join(dir, 'reports');
+      const run = existsSync(reports) ? readdirSync(reports)[0] : undefined;
+      return run ? join(reports, run, 'run.jsonl') : '';
+    };
+    await waitFor(() => cases(runLog()) >= 2, 60_000);
+    child.kill('SIGINT');
+    const first = await done;
+    expect(first.code, first.stderr).toBe(130);
+    const log = runLog();
+    const res = await runCliAnywhere(['eval', '--resume', join(log, '..'), '-q'], dir);
+    expect(res.code, res.stderr).toBe(0);
+    const lines = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const ids = new Set(lines.filter((r) => r.type === 'case').map((r) => r.case as string));
+    // a case must match the glob and carry the tag: one case, twelve repeats
+    expect(lines[0].plannedCases).toBe(12);
+    expect(cases(log)).toBe(12);
+    expect([...ids]).toEqual(['get-income-tax-rate-zh']);
+    expect(lines[0].caseFilter).toEqual({ globs: ['*-income-tax-*'], tags: ['zh'] });
+  }, 120_000);
 });

@@ -62,7 +62,10 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   const fromHeader = resumed?.header ?? flags.baseRun;
   const loaded = loadRunConfig(flags, fromHeader);
   const { config } = loaded;
-  const suites = loadSuites(loaded, { globs: flags.filter ?? [], tags: flags.tag ?? [] });
+  // A resumed run keeps the cases it was narrowed to, unless the command line narrows it anew.
+  const narrowed = (flags.filter?.length ?? 0) + (flags.tag?.length ?? 0) > 0;
+  const caseFilter = narrowed ? { globs: flags.filter ?? [], tags: flags.tag ?? [] } : resumed?.header.caseFilter;
+  const suites = loadSuites(loaded, caseFilter ?? { globs: [], tags: [] });
   const strategies = await resolveStrategies(config.renderers, loaded.dir, loaded.origin.renderers);
   // A replayed run answers every request from cassettes and calls no provider, so it needs no API key; every other
   // mode may call one, and a missing key stays an error before anything runs.
@@ -94,6 +97,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     plannedCases: total,
     resumed,
     shard,
+    caseFilter,
   });
 
   const controller = new AbortController();
@@ -192,6 +196,7 @@ function runHeaderOf(input: {
   plannedCases: number;
   resumed: { header: RunHeader } | undefined;
   shard: Shard | undefined;
+  caseFilter: RunHeader['caseFilter'];
 }): RunHeader {
   const { loaded, resumed, shard } = input;
   return {
@@ -209,6 +214,7 @@ function runHeaderOf(input: {
     plannedCases: input.plannedCases,
     ...(resumed ? { resumedFrom: input.runDir } : {}),
     ...(shard ? { shard } : {}),
+    ...(input.caseFilter ? { caseFilter: input.caseFilter } : {}),
   };
 }
 

@@ -61,6 +61,8 @@ export const RunHeaderSchema = z.object({
   missingShards: z.array(z.string()).optional(),
   /** Set when this run is one shard of a plan (`--shard index/count`); `merge` combines the shards. */
   shard: z.object({ index: z.number(), count: z.number() }).optional(),
+  /** Set when the run was narrowed by `--filter` / `--tag`: `eval --resume` runs the same cases. */
+  caseFilter: z.object({ globs: z.array(z.string()), tags: z.array(z.string()) }).optional(),
 });
 
 /** One case in one cell (renderer strategy × provider × repeat). */
