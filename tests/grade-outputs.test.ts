@@ -53,7 +53,7 @@ describe('toolgauge grade --outputs (offline grading of recorded outputs)', () =
     ]);
     expect(code).toBe(0);
     const header = records[0] as RunHeader;
-    expect(header).toMatchObject({ type: 'header', format: 'toolgauge.run/1', plannedCases: 6 });
+    expect(header).toMatchObject({ type: 'header', format: 'toolgauge.run/2', plannedCases: 6 });
     expect(header.providers.map((p) => p.label)).toEqual(['recorded', 'gpt-prod']);
     expect(records.at(-1)).toMatchObject({ type: 'footer', completed: 6, errors: 0 } satisfies Partial<RunFooter>);
     expect(cases.map((c) => c.key)).toEqual([
