@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { builtinServers } from '../../mock-servers/mcp/index.js';
 import { providerLoaders } from '../../providers/index.js';
 import { providerFactories } from '../../providers/provider-factories.js';
-import { BUILTIN_SERVER_NAMES } from './load-suite.js';
 import { resolveProviders } from '../plugins/index.js';
+import { BUILTIN_SERVER_NAMES } from './load-suite.js';
 
 describe('lazy registries', () => {
   it('list the bundled MCP servers by the same names as the registry', () => {

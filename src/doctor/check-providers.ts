@@ -1,6 +1,6 @@
 import type { ProviderEntry } from '../config/config-schema.js';
-import { resolveProviders } from '../plugins/index.js';
 import { errorMessage, isToolgaugeError } from '../errors.js';
+import { resolveProviders } from '../plugins/index.js';
 import type { Finding } from './finding.js';
 
 /** Where a provider's server is when it is one to check (a local or self-hosted one), else undefined. */

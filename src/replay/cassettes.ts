@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import type { ProviderSlot } from '../plugins/index.js';
 import { ToolgaugeError } from '../errors.js';
+import type { ProviderSlot } from '../plugins/index.js';
 import { type CassetteMode, cassetteProvider } from './cassette-provider.js';
 import { CassetteStore } from './cassette-store.js';
 

@@ -1,5 +1,5 @@
-import type { CaseRecord } from '../run-log/schema.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
+import type { CaseRecord } from '../run-log/schema.js';
 
 /** Anything xmlEscape changes: XML's special characters, characters XML 1.0 forbids, and any surrogate. */
 const XML_SUSPECT = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;

@@ -1,6 +1,6 @@
+import type { RunAggregate } from '../run-log/aggregate.js';
 import { BufferedFile } from '../util/buffered-file.js';
 import { jsonText } from '../util/json-text.js';
-import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
 import { renderRunJson } from './json.js';
 import { snapshotCases } from './snapshot.js';

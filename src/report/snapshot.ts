@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { ToolgaugeError } from '../errors.js';
-import { hashOf } from '../util/canonical-json.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
 import { caseCellKey, cellKey } from '../run-log/aggregate.js';
+import { hashOf } from '../util/canonical-json.js';
 
 export const SNAPSHOT_FORMAT = 'toolgauge.baseline/1';
 

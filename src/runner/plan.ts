@@ -1,6 +1,6 @@
 import type { LoadedSuite } from '../config/load-suite.js';
-import type { ProviderSlot, Strategy } from '../plugins/index.js';
 import type { SuiteCase } from '../contracts/suite.js';
+import type { ProviderSlot, Strategy } from '../plugins/index.js';
 
 /** One unit of work: a case in one cell (strategy × provider) for one repeat. */
 export interface PlanItem {
