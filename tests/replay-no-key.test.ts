@@ -2,20 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Responder, startLlmMock } from '../mock-servers/llm/index.js';
+import { startLlmMock } from '../mock-servers/llm/index.js';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { callMetadataOnce } from './helpers/responders.js';
 
 const KEYS = { TG_NOKEY_OPENAI: 'sk-toolgauge-nokey-openai-5151', TG_NOKEY_ANTHROPIC: 'sk-toolgauge-nokey-ant-5252' };
 
-/** Calls get_workbook_metadata once, then answers in words. */
-const oneCall: Responder = (request) => {
-  const last = request.messages.at(-1);
-  if (last?.role === 'tool' || last?.content.includes('<tool_result')) return { text: 'Done.' };
-  const args = { filepath: 'sales.xlsx' };
-  if (request.tools.length > 0) return { toolCalls: [{ name: 'get_workbook_metadata', arguments: args }] };
-  return { text: `<tool_call>${JSON.stringify({ name: 'get_workbook_metadata', arguments: args })}</tool_call>` };
-};
 const cases = (dir: string) => readRecords(join(dir, 'run.jsonl')).filter((r): r is CaseRecord => r.type === 'case');
 
 /**
@@ -29,7 +22,7 @@ describe('--replay needs no API key (real CLI, real SDKs, wire mock)', () => {
 
   beforeAll(async () => {
     Object.assign(process.env, KEYS);
-    const mock = await startLlmMock({ responder: oneCall });
+    const mock = await startLlmMock({ responder: callMetadataOnce });
     config = join(work, 'config.yaml');
     writeFileSync(
       config,

@@ -2,21 +2,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Responder, startLlmMock } from '../mock-servers/llm/index.js';
+import { startLlmMock } from '../mock-servers/llm/index.js';
 import type { RunJson } from '../src/report/json.js';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { callMetadataOnce } from './helpers/responders.js';
 
 const KEYS = { TG_USAGE_OPENAI: 'sk-toolgauge-usage-openai-7171', TG_USAGE_ANTHROPIC: 'sk-toolgauge-usage-ant-7272' };
-
-/** Calls get_workbook_metadata once, then answers in words: two turns with the same system prompt and tools. */
-const oneCall: Responder = (request) => {
-  const last = request.messages.at(-1);
-  if (last?.role === 'tool' || last?.content.includes('<tool_result')) return { text: 'Done.' };
-  const args = { filepath: 'sales.xlsx' };
-  if (request.tools.length > 0) return { toolCalls: [{ name: 'get_workbook_metadata', arguments: args }] };
-  return { text: `<tool_call>${JSON.stringify({ name: 'get_workbook_metadata', arguments: args })}</tool_call>` };
-};
 
 /**
  * Prompt-cache figures as the APIs report them, through the real SDK clients against the wire mock: Anthropic's
@@ -32,7 +24,7 @@ describe('provider-reported token usage with prompt-cache reads and writes', () 
 
   it('reaches run.json and report.html', async () => {
     Object.assign(process.env, KEYS);
-    const mock = await startLlmMock({ responder: oneCall });
+    const mock = await startLlmMock({ responder: callMetadataOnce });
     const config = join(work, 'config.yaml');
     writeFileSync(
       config,

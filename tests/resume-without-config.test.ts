@@ -8,29 +8,38 @@ import { CLI_WORDS, runCliAnywhere } from './run-cli-anywhere.js';
 
 const cases = (log: string) => (existsSync(log) ? (readFileSync(log, 'utf8').match(/"type":"case"/g)?.length ?? 0) : 0);
 
+/**
+ * Starts `eval <args>` from a fresh folder with no config file, waits until `atLeast` cases are logged, interrupts it
+ * with SIGINT; returns the folder and the run log.
+ */
+async function interruptedRun(args: string[], atLeast: number): Promise<{ dir: string; log: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-resume-noconf-'));
+  const [node, ...rest] = CLI_WORDS as [string, ...string[]];
+  const child = spawn(node, [...rest, 'eval', ...args], {
+    cwd: dir,
+    env: { ...process.env, CI: 'true', FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const done = finished(child);
+  const runLog = () => {
+    const reports = join(dir, 'reports');
+    const run = existsSync(reports) ? readdirSync(reports)[0] : undefined;
+    return run ? join(reports, run, 'run.jsonl') : '';
+  };
+  await waitFor(() => cases(runLog()) >= atLeast, 60_000);
+  child.kill('SIGINT');
+  const first = await done;
+  expect(first.code, first.stderr).toBe(130);
+  return { dir, log: runLog() };
+}
+
+const SIM = ['--suite', 'economist', '--provider', 'sim:oracle', '--provider-option', 'latencyMs=150'];
+
 describe('eval --resume of a run started without a config file', () => {
   // Regression: resume re-read the run's config file, which a `--suite … --provider …` run never had ("config file
   // not found"); the run's header holds its whole config.
   it('resumes from the header alone and completes the plan', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-resume-noconf-'));
-    const [node, ...rest] = CLI_WORDS as [string, ...string[]];
-    const args = ['eval', '--suite', 'economist', '--provider', 'sim:oracle', '--provider-option', 'latencyMs=150'];
-    const child = spawn(node, [...rest, ...args, '--renderer', 'full-details', '--concurrency', '1'], {
-      cwd: dir,
-      env: { ...process.env, CI: 'true', FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const done = finished(child);
-    const runLog = () => {
-      const reports = join(dir, 'reports');
-      const run = existsSync(reports) ? readdirSync(reports)[0] : undefined;
-      return run ? join(reports, run, 'run.jsonl') : '';
-    };
-    await waitFor(() => cases(runLog()) >= 2, 60_000);
-    child.kill('SIGINT');
-    const first = await done;
-    expect(first.code, first.stderr).toBe(130);
-    const log = runLog();
+    const { dir, log } = await interruptedRun([...SIM, '--renderer', 'full-details', '--concurrency', '1'], 2);
     const before = cases(log);
     const res = await runCliAnywhere(['eval', '--resume', join(log, '..'), '-q'], dir);
     expect(res.code, res.stderr).toBe(0);
@@ -43,26 +52,8 @@ describe('eval --resume of a run started without a config file', () => {
 
   // Regression: the header did not keep --filter / --tag, so a resumed run ran the whole suite, past its plan.
   it('keeps the --filter and --tag the run was started with', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-resume-filter-'));
-    const [node, ...rest] = CLI_WORDS as [string, ...string[]];
-    const args = ['eval', '--suite', 'economist', '--provider', 'sim:oracle', '--provider-option', 'latencyMs=150'];
     const narrow = ['--filter', '*-income-tax-*', '--tag', 'zh'];
-    const child = spawn(node, [...rest, ...args, ...narrow, '--renderer', 'full-details', '--repeat', '12'], {
-      cwd: dir,
-      env: { ...process.env, CI: 'true', FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const done = finished(child);
-    const runLog = () => {
-      const reports = join(dir, 'reports');
-      const run = existsSync(reports) ? readdirSync(reports)[0] : undefined;
-      return run ? join(reports, run, 'run.jsonl') : '';
-    };
-    await waitFor(() => cases(runLog()) >= 2, 60_000);
-    child.kill('SIGINT');
-    const first = await done;
-    expect(first.code, first.stderr).toBe(130);
-    const log = runLog();
+    const { dir, log } = await interruptedRun([...SIM, ...narrow, '--renderer', 'full-details', '--repeat', '12'], 2);
     const res = await runCliAnywhere(['eval', '--resume', join(log, '..'), '-q'], dir);
     expect(res.code, res.stderr).toBe(0);
     const lines = readFileSync(log, 'utf8')

@@ -1,27 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { located, yamlFiles } from '../../tests/helpers/yaml-corpus.js';
 import { parseYamlFast, readYaml } from './fast-yaml.js';
 
 const ROOT = join(import.meta.dirname, '../..');
-
-function yamlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return yamlFiles(path);
-    return /\.ya?ml$/.test(name) ? [path] : [];
-  });
-}
-
-/** What the located parser gives (as load-yaml reads it), or undefined when it refuses the text. */
-function located(text: string): { data: unknown } | undefined {
-  try {
-    return { data: parse(text, { uniqueKeys: true, maxAliasCount: 100 }) };
-  } catch {
-    return undefined;
-  }
-}
 
 /** Whole-text parse and forced batching (every sequence split) both agree with the located parser, or step aside. */
 function expectSameAsLocated(text: string, { mustBeFast = true } = {}): void {

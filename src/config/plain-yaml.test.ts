@@ -1,29 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
+import { located, yamlFiles } from '../../tests/helpers/yaml-corpus.js';
 import { NOT_PLAIN, parsePlainYaml } from './plain-yaml.js';
 
 const ROOT = join(import.meta.dirname, '../..');
-
-function yamlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return yamlFiles(path);
-    return /\.ya?ml$/.test(name) ? [path] : [];
-  });
-}
-
-/** The located parser's data, as load-yaml reads a file; undefined when it refuses the text. */
-function located(text: string): { data: unknown } | undefined {
-  try {
-    return { data: parse(text, { uniqueKeys: true, maxAliasCount: 100 }) };
-  } catch {
-    return undefined;
-  }
-}
 
 /** The plain parser gives the located parser's data, or steps aside. True when it gave data. */
 function agrees(text: string): boolean {

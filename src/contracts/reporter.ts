@@ -26,7 +26,8 @@ export interface CellSummary {
   cases: number;
   errors: number;
   promptTokensMean: number;
-  usage: { input: number; output: number; cached: number };
+  /** Summed as the providers reported them: cached = prompt-cache reads, cacheWrite = writes (both part of input). */
+  usage: { input: number; output: number; cached: number; cacheWrite: number };
   graders: Record<string, GraderSummary>;
 }
 

@@ -1,3 +1,4 @@
+import type { CellSummary } from '../contracts/reporter.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
 import { type RunSnapshot, snapshotOf } from './snapshot.js';
@@ -14,20 +15,8 @@ export interface RunJson {
   total: number;
   errors: number;
   suites: { name: string; file: string; cases: number }[];
-  cells: {
-    renderer: string;
-    provider: string;
-    simulated: boolean;
-    cases: number;
-    errors: number;
-    promptTokensMean: number;
-    /** Summed as the providers reported them: cached = prompt-cache reads, cacheWrite = writes (both part of input). */
-    usage: { input: number; output: number; cached: number; cacheWrite: number };
-    graders: Record<
-      string,
-      { pass: number; n: number; rate: number; wilson95: [number, number]; passHatK: number | null }
-    >;
-  }[];
+  /** The cells as reporters receive them (the public contract is the source of the shape). */
+  cells: CellSummary[];
   comparison: null | {
     baseRunId: string;
     regressions: number;
