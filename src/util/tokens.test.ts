@@ -84,7 +84,7 @@ describe('the o200k table shipped as JSON (scripts/o200k-ranks.mjs)', () => {
     'The quick brown fox '.repeat(200),
   ];
 
-  it('counts exactly as the package\'s own module, over varied text', () => {
+  it("counts exactly as the package's own module, over varied text", () => {
     const fromFile = o200kFromRanksFile(file);
     expect(fromFile).toBeDefined();
     const own = o200kFromPackage();
