@@ -60,19 +60,40 @@ function schemaParams(rendered: RenderedTool | undefined): string[] {
   return props && typeof props === 'object' ? Object.keys(props) : [];
 }
 
+/**
+ * The view of a request. What not every persona reads (the fence rule, the results fed back, the task's language)
+ * is worked out on first read: the oracle never asks about fences, and splitting the system prompt into sentences on
+ * every turn was most of its cost per turn.
+ */
 export function viewOf(request: ModelRequest): RequestView {
   const firstUser = request.messages.find((m) => m.role === 'user');
   const prompt = firstUser?.content ?? '';
   const system = request.system;
+  let chinese: boolean | undefined;
+  let fences: boolean | undefined;
+  let latest: FedResult[] | undefined;
+  let results: FedResult[] | undefined;
   return {
     request,
     protocol: request.protocol,
     prompt,
-    chinese: /[\u4e00-\u9fff]/.test(prompt),
-    forbidsFences: forbidsFences(system),
+    get chinese() {
+      chinese ??= /[\u4e00-\u9fff]/.test(prompt);
+      return chinese;
+    },
+    get forbidsFences() {
+      fences ??= forbidsFences(system);
+      return fences;
+    },
     afterResults: isAfterResults(request.messages),
-    latest: latestResults(request.messages),
-    results: allResults(request.messages),
+    get latest() {
+      latest ??= latestResults(request.messages);
+      return latest;
+    },
+    get results() {
+      results ??= allResults(request.messages);
+      return results;
+    },
     callName(tool) {
       const rendered = findRendered(request.tools, tool);
       if (rendered) return rendered.name;

@@ -12,6 +12,8 @@ const RESULT_BLOCK = /<tool_result\s+name="([^"]*)"([^>]*)>([\s\S]*?)<\/tool_res
 
 function blocksIn(text: string): FedResult[] {
   const out: FedResult[] = [];
+  // most user messages are the task, with no block: skip the regex scan
+  if (!text.includes('<tool_result')) return out;
   for (const m of text.matchAll(RESULT_BLOCK)) {
     out.push({
       name: unescapeAttr(m[1] ?? ''),

@@ -15,7 +15,8 @@ export class TokenCounter {
 
   count(text: string): number {
     if (text.length === 0) return 0;
-    this.cache ??= TokenCache.open();
+    // null (no disk cache) is an answer too: looked up once, not on every count
+    if (this.cache === undefined) this.cache = TokenCache.open();
     if (!this.cache) return countTokens(text);
     const key = TokenCache.keyOf(text);
     const hit = this.cache.get(key);
