@@ -23,6 +23,15 @@ describe('request view', () => {
     expect(mentions('Available tools: read_data_from_excel_v2', 'read_data_from_excel')).toBe(false);
   });
 
+  it('answers for the text asked about, whatever was asked before (patterns are kept per word)', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(mentions('call apply_formula now', 'apply_formula')).toBe(true);
+      expect(mentions('call apply_formula_v2 now', 'apply_formula')).toBe(false);
+      expect(mentions('call get.weather now', 'get.weather')).toBe(true);
+      expect(mentions('call get_weather now', 'get.weather')).toBe(false);
+    }
+  });
+
   it('names-only reveals tool names but not parameter names; full details reveal both', () => {
     const names = viewOf(makeRequest({ system: namesOnlySystem(excelTools) }));
     expect(names.callName('read_data_from_excel')).toBe('read_data_from_excel');

@@ -29,10 +29,23 @@ function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * Compiled whole-identifier patterns by word: personas ask about the same few tool and parameter names on every turn
+ * of every case. Bounded; a pattern is a pure function of its word, so keeping it changes no answer.
+ */
+const patterns = new Map<string, RegExp>();
+const MAX_PATTERNS = 1024;
+
 /** `word` appears in `text` as a whole identifier (not inside a longer identifier). */
 export function mentions(text: string, word: string): boolean {
-  if (!word) return false;
-  return new RegExp(`(?<![A-Za-z0-9_])${escapeRegex(word)}(?![A-Za-z0-9_])`).test(text);
+  if (!word || !text.includes(word)) return false;
+  let pattern = patterns.get(word);
+  if (!pattern) {
+    if (patterns.size >= MAX_PATTERNS) patterns.clear();
+    pattern = new RegExp(`(?<![A-Za-z0-9_])${escapeRegex(word)}(?![A-Za-z0-9_])`);
+    patterns.set(word, pattern);
+  }
+  return pattern.test(text);
 }
 
 const FENCE_WORDS = /code ?blocks?|code ?fences?|fenced|markdown|```|代码块/i;
