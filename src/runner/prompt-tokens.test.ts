@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { RenderedRequest } from '../contracts/renderer.js';
 import { TokenCounter } from '../util/token-counter.js';
 import { requestTokens } from '../util/tokens.js';
@@ -29,5 +29,14 @@ describe('PromptTokens', () => {
       expect(prompts.count(req)).toBe(requestTokens(req));
     }
     expect(prompts.count(native)).toBeGreaterThan(prompts.count(base));
+  });
+
+  it('counts a text sent again (the same case under another strategy or provider) once', () => {
+    const counter = new TokenCounter(null);
+    const count = vi.spyOn(counter, 'count');
+    const prompts = new PromptTokens(counter);
+    const other = { ...base, system: "Another renderer's system prompt." };
+    for (const req of [base, other, base]) expect(prompts.count(req)).toBe(requestTokens(req));
+    expect(count.mock.calls.map(([text]) => text)).toEqual([base.messages[0]?.content, base.system, other.system]);
   });
 });
