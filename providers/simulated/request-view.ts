@@ -76,47 +76,58 @@ function schemaParams(rendered: RenderedTool | undefined): string[] {
 /**
  * The view of a request. What not every persona reads (the fence rule, the results fed back, the task's language)
  * is worked out on first read: the oracle never asks about fences, and splitting the system prompt into sentences on
- * every turn was most of its cost per turn.
+ * every turn was most of its cost per turn. A class, so each view is one small object (an object literal with
+ * getters makes its accessors afresh for every view).
  */
+class LazyRequestView implements RequestView {
+  readonly protocol: Protocol;
+  readonly prompt: string;
+  readonly afterResults: boolean;
+  private chineseMemo: boolean | undefined;
+  private fencesMemo: boolean | undefined;
+  private latestMemo: FedResult[] | undefined;
+  private resultsMemo: FedResult[] | undefined;
+
+  constructor(readonly request: ModelRequest) {
+    this.protocol = request.protocol;
+    this.prompt = request.messages.find((m) => m.role === 'user')?.content ?? '';
+    this.afterResults = isAfterResults(request.messages);
+  }
+
+  get chinese(): boolean {
+    this.chineseMemo ??= /[\u4e00-\u9fff]/.test(this.prompt);
+    return this.chineseMemo;
+  }
+
+  get forbidsFences(): boolean {
+    this.fencesMemo ??= forbidsFences(this.request.system);
+    return this.fencesMemo;
+  }
+
+  get latest(): FedResult[] {
+    this.latestMemo ??= latestResults(this.request.messages);
+    return this.latestMemo;
+  }
+
+  get results(): FedResult[] {
+    this.resultsMemo ??= allResults(this.request.messages);
+    return this.resultsMemo;
+  }
+
+  callName(tool: string): string | null {
+    const rendered = findRendered(this.request.tools, tool);
+    if (rendered) return rendered.name;
+    // A native call must name a function the API was given; text protocols only need the name in the prompt.
+    if (this.request.protocol === 'native') return null;
+    return mentions(this.request.system, tool) ? tool : null;
+  }
+
+  paramRevealed(tool: string, param: string): boolean {
+    if (schemaParams(findRendered(this.request.tools, tool)).includes(param)) return true;
+    return mentions(this.request.system, param);
+  }
+}
+
 export function viewOf(request: ModelRequest): RequestView {
-  const firstUser = request.messages.find((m) => m.role === 'user');
-  const prompt = firstUser?.content ?? '';
-  const system = request.system;
-  let chinese: boolean | undefined;
-  let fences: boolean | undefined;
-  let latest: FedResult[] | undefined;
-  let results: FedResult[] | undefined;
-  return {
-    request,
-    protocol: request.protocol,
-    prompt,
-    get chinese() {
-      chinese ??= /[\u4e00-\u9fff]/.test(prompt);
-      return chinese;
-    },
-    get forbidsFences() {
-      fences ??= forbidsFences(system);
-      return fences;
-    },
-    afterResults: isAfterResults(request.messages),
-    get latest() {
-      latest ??= latestResults(request.messages);
-      return latest;
-    },
-    get results() {
-      results ??= allResults(request.messages);
-      return results;
-    },
-    callName(tool) {
-      const rendered = findRendered(request.tools, tool);
-      if (rendered) return rendered.name;
-      // A native call must name a function the API was given; text protocols only need the name in the prompt.
-      if (request.protocol === 'native') return null;
-      return mentions(system, tool) ? tool : null;
-    },
-    paramRevealed(tool, param) {
-      if (schemaParams(findRendered(request.tools, tool)).includes(param)) return true;
-      return mentions(system, param);
-    },
-  };
+  return new LazyRequestView(request);
 }
