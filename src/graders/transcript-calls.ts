@@ -71,7 +71,8 @@ function findCalls(transcript: Transcript, tools: readonly NamedTool[] | undefin
         ? pending.findIndex((x) =>
             call.id !== undefined && x.callId === call.id
               ? true
-              : x.name === call.name && canonicalJson(x.args) === canonicalJson(call.args),
+              : // the runner executes the parsed arguments object itself: the same object needs no canonical text
+                x.name === call.name && (x.args === call.args || canonicalJson(x.args) === canonicalJson(call.args)),
           )
         : -1;
       if (pending && at >= 0) {
