@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { ToolgaugeError } from '../errors.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
-import { caseCellKey, cellKey } from '../run-log/aggregate.js';
+import { cellKey } from '../run-log/aggregate.js';
 import { hashOf } from '../util/canonical-json.js';
 
 export const SNAPSHOT_FORMAT = 'toolgauge.baseline/1';
@@ -67,14 +67,12 @@ export function snapshotOf(agg: RunAggregate, opts: { cases?: boolean } = {}): R
 
 /** The snapshot's per-case entries (case in a cell → grader → [passes, trials]), in run order, one at a time. */
 export function* snapshotCases(agg: RunAggregate): Generator<[string, Record<string, Tally>]> {
-  for (const t of agg.caseTallies.values()) {
-    let graders: Record<string, Tally> | undefined;
-    for (const g in t.graders) {
-      const v = t.graders[g] as { pass: number; n: number };
-      graders ??= {};
-      graders[g] = [v.pass, v.n];
-    }
-    if (graders) yield [caseCellKey(t), graders];
+  for (const c of agg.casesInRunOrder()) {
+    if (!c.graders.length) continue;
+    const graders: Record<string, Tally> = {};
+    for (const t of c.graders) graders[t.grader] = [t.pass, t.n];
+    // caseCellKey's text (suite/case|renderer|provider), from the parts the aggregate keeps
+    yield [`${c.caseId}|${cellKey(c.cell.renderer, c.cell.provider)}`, graders];
   }
 }
 

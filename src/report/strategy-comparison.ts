@@ -1,4 +1,4 @@
-import type { RunAggregate } from '../run-log/aggregate.js';
+import type { CaseCounts, RunAggregate } from '../run-log/aggregate.js';
 import { mcnemarExact } from './stats.js';
 import { wilson } from './wilson.js';
 
@@ -59,35 +59,23 @@ export function pairedDiffInterval(a: number, b: number, c: number, d: number): 
   return [Math.max(-1, diff - dl), Math.min(1, diff + du)];
 }
 
-/** Per case, a strategy's tally of one grader: [pass, n]. Keyed by suite/case. */
-function caseTallies(
-  agg: RunAggregate,
-  renderer: string,
-  provider: string,
-  grader: string,
-): Map<string, [number, number]> {
-  const out = new Map<string, [number, number]>();
-  for (const t of agg.caseTallies.values()) {
-    if (t.renderer !== renderer || t.provider !== provider) continue;
-    const g = t.graders[grader];
-    if (g && g.n > 0) out.set(`${t.suite}/${t.case}`, [g.pass, g.n]);
-  }
-  return out;
-}
-
 /**
- * Pairs `mine` with `best` case by case, as compare does with a baseline: equal repeats pair one to one, otherwise
- * the rates are scaled to the smaller count. Returns the 2×2 table (a both pass, b only mine, c only best, d neither).
+ * Pairs `mine` with `best` case by case (by the aggregate's case ordinals, shared by every cell), as compare does with
+ * a baseline: equal repeats pair one to one, otherwise the rates are scaled to the smaller count. Cases either side
+ * never graded are left out. Returns the 2×2 table (a both pass, b only mine, c only best, d neither).
  */
-function pairTable(mine: Map<string, [number, number]>, best: Map<string, [number, number]>) {
+function pairTable(cases: number, mine: CaseCounts, best: CaseCounts) {
   let a = 0;
   let b = 0;
   let c = 0;
   let d = 0;
-  for (const [k, [mp, mn]] of mine) {
-    const o = best.get(k);
-    if (!o) continue;
-    const [bp, bn] = o;
+  for (let i = 0; i < cases; i++) {
+    const mn = mine.n(i);
+    if (mn === 0) continue;
+    const bn = best.n(i);
+    if (bn === 0) continue;
+    const mp = mine.pass(i);
+    const bp = best.pass(i);
     const m = Math.min(mn, bn);
     const x = Math.round((mp / mn) * m);
     const y = Math.round((bp / bn) * m);
@@ -143,11 +131,12 @@ export function compareStrategies(agg: RunAggregate, alpha = 0.05): StrategyComp
         (x, y) => y.rate - x.rate || x.promptTokensMean - y.promptTokensMean,
       )[0] as StrategyRow;
       best.best = true;
-      const bestTallies = caseTallies(agg, best.renderer, provider, grader);
+      const bestCounts = agg.caseCounts(best.renderer, provider, grader);
       const diffs: PairedDiff[] = [];
       for (const row of rows) {
         if (row.best) continue;
-        const { a, b, c, d } = pairTable(caseTallies(agg, row.renderer, provider, grader), bestTallies);
+        const mine = agg.caseCounts(row.renderer, provider, grader);
+        const { a, b, c, d } = pairTable(agg.caseCount, mine, bestCounts);
         const pairs = a + b + c + d;
         if (pairs === 0) continue;
         const p = mcnemarExact(b, c);

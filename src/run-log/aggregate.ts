@@ -27,17 +27,6 @@ export interface CellStats {
   protocols: Set<string>;
 }
 
-/** One case in one cell, over its repeats: pass counts per grader. A few bytes per case. */
-export interface CaseTally {
-  suite: string;
-  case: string;
-  renderer: string;
-  provider: string;
-  trials: number;
-  errors: number;
-  graders: Record<string, GraderTally>;
-}
-
 export interface FailureNote {
   key: string;
   grader: string;
@@ -74,13 +63,93 @@ export function repeatsOf(header: RunHeader): number {
 }
 
 /**
+ * Unsigned counts by a dense ordinal, in a typed array that doubles as it fills and widens (8, 16, then 32 bits) the
+ * first time a value outgrows it. Per-case counts are mostly repeats (1 to a few), so a case costs a byte per count;
+ * the widening keeps any count exact however a log was made.
+ */
+class Counts {
+  private a: Uint8Array | Uint16Array | Uint32Array = new Uint8Array(0);
+  private max = 0xff;
+
+  get(i: number): number {
+    return i < this.a.length ? (this.a[i] as number) : 0;
+  }
+
+  set(i: number, v: number): void {
+    if (i >= this.a.length || v > this.max) this.resize(i, v);
+    this.a[i] = v;
+  }
+
+  inc(i: number): void {
+    this.set(i, this.get(i) + 1);
+  }
+
+  private resize(i: number, v: number): void {
+    const old = this.a;
+    const length = i < old.length ? old.length : Math.max(i + 1, old.length * 2, 64);
+    if (v > 0xffff) this.max = 0xffffffff;
+    else if (v > this.max) this.max = 0xffff;
+    const next =
+      this.max === 0xff
+        ? new Uint8Array(length)
+        : this.max === 0xffff
+          ? new Uint16Array(length)
+          : new Uint32Array(length);
+    next.set(old);
+    this.a = next;
+  }
+}
+
+/** A cell's per-case counts, by case ordinal (0 for a case the cell has not seen). */
+class CellCases {
+  readonly trials = new Counts();
+  readonly errors = new Counts();
+  /** The node of the grader-order trie naming the graders that graded the case here, in the order first seen. */
+  readonly graded = new Counts();
+  /** By grader ordinal (RunAggregate.graderNames), once the grader grades a case of the cell. */
+  readonly pass: (Counts | undefined)[] = [];
+  readonly n: (Counts | undefined)[] = [];
+
+  constructor(
+    readonly ordinal: number,
+    readonly stats: CellStats,
+  ) {}
+}
+
+/** One grader's counts per case in one cell, by case ordinal: 0 for a case it never graded there. */
+export interface CaseCounts {
+  pass(caseOrdinal: number): number;
+  n(caseOrdinal: number): number;
+}
+
+/** A case in a cell, as RunAggregate.casesInRunOrder yields it. */
+export interface CaseInCell {
+  /** The case's ordinal: shared by every cell, numbered in the order the run first saw each case. */
+  ordinal: number;
+  /** `suite/case`. */
+  caseId: string;
+  cell: CellStats;
+  /** Per grader that graded the case in this cell, in the order its records first named them: passes and trials. */
+  graders: readonly (GraderTally & { grader: string })[];
+}
+
+const NO_COUNTS: CaseCounts = { pass: () => 0, n: () => 0 };
+
+/**
  * Folds case records into per-cell tallies as they stream by. Holds counts only (per cell, and per case a
  * pass count per grader for pass^k and comparisons) plus a bounded list of example failures, never
  * transcripts, so memory stays small however long the transcripts are.
+ *
+ * The per-case counts are kept flat, because a run may have 100,000 cases in each of several cells: every case
+ * identity (`suite/case`) gets one ordinal shared by all cells, and each cell keeps its trials, errors and every
+ * grader's passes and graded trials in typed arrays indexed by that ordinal (a few bytes per case, where an object
+ * per case in a cell cost hundreds). Which graders graded a case, and in what order (the per-case entries of
+ * run.json list them so), is one number per case: a node of a small trie of grader orders, one node per distinct
+ * order. The order the run first saw each case in each cell is kept too (two numbers), for the snapshot and for
+ * sums whose floating-point result depends on their order.
  */
 export class RunAggregate {
   readonly cells = new Map<string, CellStats>();
-  readonly caseTallies = new Map<string, CaseTally>();
   readonly graderNames: string[] = [];
   readonly failures: FailureNote[] = [];
   readonly errors: FailureNote[] = [];
@@ -88,7 +157,20 @@ export class RunAggregate {
   readonly drift = new Map<string, CatalogDrift>();
   total = 0;
   totalErrors = 0;
-  private lastCell: CellStats | undefined;
+  private lastCell: CellCases | undefined;
+  private readonly cellCases: CellCases[] = [];
+  private readonly casesOfCell = new Map<CellStats, CellCases>();
+  private readonly graderOrdinals = new Map<string, number>();
+  private readonly caseOrdinals = new Map<string, number>();
+  private readonly caseIds: string[] = [];
+  private lastCase: { suite: string; case: string; ordinal: number } | undefined;
+  /** The (case, cell) pairs in the order first seen: case ordinals and cell ordinals. */
+  private readonly seenCase = new Counts();
+  private readonly seenCell = new Counts();
+  private seen = 0;
+  /** The grader-order trie: per node its graders (ordinals, in order) and its children by grader ordinal. */
+  private readonly orders: number[][] = [[]];
+  private readonly orderNext: number[][] = [[]];
 
   constructor(
     readonly header: RunHeader,
@@ -104,51 +186,90 @@ export class RunAggregate {
     return repeatsOf(this.header);
   }
 
-  private cell(renderer: string, provider: string, simulated: boolean): CellStats {
+  /** Case identities seen so far; ordinals run from 0 to caseCount − 1. */
+  get caseCount(): number {
+    return this.caseIds.length;
+  }
+
+  /** `suite/case` of a case ordinal. */
+  caseId(ordinal: number): string {
+    const id = this.caseIds[ordinal];
+    if (id === undefined) throw new RangeError(`no case ${ordinal}`);
+    return id;
+  }
+
+  private cell(renderer: string, provider: string, simulated: boolean): CellCases {
     const key = cellKey(renderer, provider);
-    let c = this.cells.get(key);
-    if (!c) {
-      c = {
-        renderer,
-        provider,
-        simulated,
-        cases: 0,
-        errors: 0,
-        graders: new Map(),
-        promptTokens: 0,
-        usage: { input: 0, output: 0, cached: 0, cacheWrite: 0 },
-        durationMs: 0,
-        shapes: new Map(),
-        protocols: new Set(),
-      };
-      this.cells.set(key, c);
+    const c = this.cells.get(key);
+    if (c) return this.casesOfCell.get(c) as CellCases;
+    const stats: CellStats = {
+      renderer,
+      provider,
+      simulated,
+      cases: 0,
+      errors: 0,
+      graders: new Map(),
+      promptTokens: 0,
+      usage: { input: 0, output: 0, cached: 0, cacheWrite: 0 },
+      durationMs: 0,
+      shapes: new Map(),
+      protocols: new Set(),
+    };
+    const cases = new CellCases(this.cellCases.length, stats);
+    this.cells.set(key, stats);
+    this.cellCases.push(cases);
+    this.casesOfCell.set(stats, cases);
+    return cases;
+  }
+
+  private caseOrdinal(suite: string, name: string): number {
+    // consecutive records usually share a case (the plan runs a case in every cell in a row): skip its key then
+    const last = this.lastCase;
+    if (last && last.suite === suite && last.case === name) return last.ordinal;
+    const id = `${suite}/${name}`;
+    let ordinal = this.caseOrdinals.get(id);
+    if (ordinal === undefined) {
+      ordinal = this.caseIds.length;
+      this.caseOrdinals.set(id, ordinal);
+      this.caseIds.push(id);
     }
-    return c;
+    this.lastCase = { suite, case: name, ordinal };
+    return ordinal;
+  }
+
+  /** The trie node reached from `node` by grading with grader `g`: `node` itself when g already graded there. */
+  private nextOrder(node: number, g: number): number {
+    const children = this.orderNext[node] as number[];
+    let to = children[g];
+    if (to === undefined) {
+      const graders = this.orders[node] as number[];
+      if (graders.includes(g)) to = node;
+      else {
+        to = this.orders.length;
+        this.orders.push([...graders, g]);
+        this.orderNext.push([]);
+      }
+      children[g] = to;
+    }
+    return to;
   }
 
   add(record: CaseRecord): void {
     // consecutive records usually share a cell: skip building its key again
     const last = this.lastCell;
-    const c =
-      last && last.renderer === record.renderer && last.provider === record.provider
+    const cc =
+      last && last.stats.renderer === record.renderer && last.stats.provider === record.provider
         ? last
         : this.cell(record.renderer, record.provider, record.simulated);
-    this.lastCell = c;
-    const ck = caseCellKey(record);
-    let ct = this.caseTallies.get(ck);
-    if (!ct) {
-      ct = {
-        suite: record.suite,
-        case: record.case,
-        renderer: record.renderer,
-        provider: record.provider,
-        trials: 0,
-        errors: 0,
-        graders: {},
-      };
-      this.caseTallies.set(ck, ct);
+    this.lastCell = cc;
+    const c = cc.stats;
+    const i = this.caseOrdinal(record.suite, record.case);
+    if (cc.trials.get(i) === 0) {
+      this.seenCase.set(this.seen, i);
+      this.seenCell.set(this.seen, cc.ordinal);
+      this.seen++;
     }
-    ct.trials++;
+    cc.trials.inc(i);
     this.total++;
     c.cases++;
     c.durationMs += record.durationMs;
@@ -168,7 +289,7 @@ export class RunAggregate {
     }
     if (record.error) {
       c.errors++;
-      ct.errors++;
+      cc.errors.inc(i);
       this.totalErrors++;
       if (this.errors.length < this.maxNotes) {
         this.errors.push({ key: record.key, grader: record.error.code, reason: record.error.message });
@@ -176,9 +297,14 @@ export class RunAggregate {
       return;
     }
     for (const g of record.grades) {
+      let gi = this.graderOrdinals.get(g.grader);
+      if (gi === undefined) {
+        gi = this.graderNames.length;
+        this.graderNames.push(g.grader);
+        this.graderOrdinals.set(g.grader, gi);
+      }
       let t = c.graders.get(g.grader);
       if (!t) {
-        if (!this.graderNames.includes(g.grader)) this.graderNames.push(g.grader);
         t = { pass: 0, n: 0 };
         c.graders.set(g.grader, t);
       }
@@ -186,13 +312,19 @@ export class RunAggregate {
       if (g.pass) t.pass++;
       else if (this.failures.length < this.maxNotes)
         this.failures.push({ key: record.key, grader: g.grader, reason: g.reason });
-      let ctg = ct.graders[g.grader];
-      if (!ctg) {
-        ctg = { pass: 0, n: 0 };
-        ct.graders[g.grader] = ctg;
+      let n = cc.n[gi];
+      let pass = cc.pass[gi];
+      if (!n || !pass) {
+        n = new Counts();
+        pass = new Counts();
+        cc.n[gi] = n;
+        cc.pass[gi] = pass;
       }
-      ctg.n++;
-      if (g.pass) ctg.pass++;
+      n.inc(i);
+      if (g.pass) pass.inc(i);
+      const node = cc.graded.get(i);
+      const next = this.nextOrder(node, gi);
+      if (next !== node) cc.graded.set(i, next);
     }
   }
 
@@ -209,19 +341,57 @@ export class RunAggregate {
     return out;
   }
 
+  /** One grader's per-case counts in one cell (zero everywhere for a cell or grader the run has not seen). */
+  caseCounts(renderer: string, provider: string, grader: string): CaseCounts {
+    const stats = this.cells.get(cellKey(renderer, provider));
+    const gi = this.graderOrdinals.get(grader);
+    const cc = stats && this.casesOfCell.get(stats);
+    const n = gi === undefined ? undefined : cc?.n[gi];
+    const pass = gi === undefined ? undefined : cc?.pass[gi];
+    if (!n || !pass) return NO_COUNTS;
+    return { pass: (i) => pass.get(i), n: (i) => n.get(i) };
+  }
+
+  /** Every case of every cell, in the order the run first saw it there (a case's first record in that cell). */
+  *casesInRunOrder(): Generator<CaseInCell> {
+    for (let s = 0; s < this.seen; s++) {
+      const ordinal = this.seenCase.get(s);
+      const cc = this.cellCases[this.seenCell.get(s)] as CellCases;
+      const order = this.orders[cc.graded.get(ordinal)] as number[];
+      yield {
+        ordinal,
+        caseId: this.caseIds[ordinal] as string,
+        cell: cc.stats,
+        graders: order.map((g) => ({
+          grader: this.graderNames[g] as string,
+          pass: (cc.pass[g] as Counts).get(ordinal),
+          n: (cc.n[g] as Counts).get(ordinal),
+        })),
+      };
+    }
+  }
+
   /**
    * τ-bench's pass^k for one cell and grader: the mean over its cases of C(c,k)/C(n,k), i.e. the chance that
    * k trials of a case all pass. With k = repeats it is the share of cases that passed every repeat.
    * Cases with fewer than k graded trials (errors) are left out. Null when no case qualifies.
    */
   passHatK(renderer: string, provider: string, grader: string, k = this.repeats): number | null {
+    const stats = this.cells.get(cellKey(renderer, provider));
+    const cc = stats && this.casesOfCell.get(stats);
+    const gi = this.graderOrdinals.get(grader);
+    const n = gi === undefined ? undefined : cc?.n[gi];
+    const pass = gi === undefined ? undefined : cc?.pass[gi];
+    if (!cc || !n || !pass) return null;
     let sum = 0;
     let count = 0;
-    for (const t of this.caseTallies.values()) {
-      if (t.renderer !== renderer || t.provider !== provider) continue;
-      const g = t.graders[grader];
-      if (!g || g.n < k) continue;
-      sum += passHatK(g.pass, g.n, k);
+    // in run order, as the cases were first seen in the cell: the floating-point sum depends on its order
+    for (let s = 0; s < this.seen; s++) {
+      if (this.seenCell.get(s) !== cc.ordinal) continue;
+      const i = this.seenCase.get(s);
+      const ni = n.get(i);
+      if (ni === 0 || ni < k) continue;
+      sum += passHatK(pass.get(i), ni, k);
       count++;
     }
     return count ? sum / count : null;
