@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,15 +34,65 @@ describe('Ctrl-C during a run', () => {
     expect(kept.every((c) => !c.error)).toBe(true); // cases cut off by the signal are not logged
     expect(records.at(-1)).toMatchObject({ type: 'footer', interrupted: true, completed: kept.length });
 
+    // A bad line in the log stops the resume before anything runs, and leaves the log as it was.
+    const copy = join(out, 'corrupt-copy');
+    cpSync(dir, copy, { recursive: true });
+    const copyLog = join(copy, 'run.jsonl');
+    const copyLines = readFileSync(copyLog, 'utf8').split('\n');
+    const at = copyLines.findIndex((l) => l.includes('"type":"case"'));
+    copyLines[at] = '{"type":"case",';
+    writeFileSync(copyLog, copyLines.join('\n'));
+    const before = readFileSync(copyLog, 'utf8');
+    const refused = await runCli(['eval', '--resume', copy]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`run.jsonl:${at + 1}: not a JSON record`);
+    expect(readFileSync(copyLog, 'utf8')).toBe(before);
+    expect(existsSync(`${copyLog}.resuming`)).toBe(false);
+
+    // Records that ended in an infrastructure fault are not finished: one for a case not yet run, and one repeating a
+    // finished case's key. Resuming drops both, reruns the first, and keeps the finished one once.
+    const errored = withErrorRecords(log, new Set(kept.map((k) => k.key)));
+
     const resumed = await runCli(['eval', '--resume', dir]);
     expect(resumed.code).toBe(0);
     const after = readRecords(log);
     const cases = after.filter((r): r is CaseRecord => r.type === 'case');
     expect(cases).toHaveLength(24);
     expect(new Set(cases.map((c) => c.key)).size).toBe(24);
+    expect(cases.every((c) => !c.error)).toBe(true);
     // The cases finished before the interruption are kept as they were, not re-run.
     for (const k of kept) expect(cases.find((c) => c.key === k.key)?.startedAt).toBe(k.startedAt);
+    expect(cases.find((c) => c.key === errored)?.startedAt).not.toBe(kept[0]?.startedAt);
     expect((after[0] as RunHeader).resumedFrom).toBe(dir);
+    expect(after.filter((r) => r.type === 'header')).toHaveLength(1);
     expect(after.at(-1) as RunFooter).toMatchObject({ type: 'footer', interrupted: false, completed: 24 });
+    expect(existsSync(`${log}.resuming`)).toBe(false);
+    // The reports count the kept cases with the new ones.
+    const runJson = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')) as { total: number; errors: number };
+    expect(runJson).toMatchObject({ total: 24, errors: 0 });
   });
 });
+
+/**
+ * Inserts, before the footer of an interrupted run's log, two finished-with-an-error copies of a case line: one under
+ * the key of a planned trial not yet run (returned), one under its own key. Raw lines, so their blob references stay.
+ */
+function withErrorRecords(log: string, keptKeys: ReadonlySet<string>): string {
+  const lines = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
+  const footer = lines.pop() as string;
+  const first = JSON.parse(lines.find((l) => l.includes('"type":"case"')) as string) as Record<string, unknown>;
+  const error = { code: 'PROVIDER_ERROR', message: 'injected' };
+  let missing: Record<string, unknown> | undefined;
+  for (const renderer of ['names-only', 'full-details']) {
+    for (const repeat of [0, 1, 2, 3]) {
+      const key = `${first.suite}/${first.case}|${renderer}|${first.provider}|${repeat}`;
+      if (!missing && !keptKeys.has(key)) missing = { ...first, key, renderer, repeat, error };
+    }
+  }
+  if (!missing) throw new Error(`every trial of ${first.case} finished before the signal; the test needs one missing`);
+  lines.push(JSON.stringify(missing), JSON.stringify({ ...first, error }), footer);
+  writeFileSync(log, `${lines.join('\n')}\n`);
+  return missing.key as string;
+}

@@ -109,7 +109,6 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   );
   // Every per-case report is written as cases finish (one pass, nothing read back from run.jsonl).
   const sink = new RunReporters(runDir, header, reporters);
-  for (const r of resumed?.records ?? []) sink.add(r);
   let outcome: Awaited<ReturnType<typeof runEval>>;
   try {
     outcome = await runEval({
@@ -121,7 +120,8 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
       repeats: config.repeats,
       concurrency: config.concurrency,
       settings: caseSettingsOf(loaded, graders),
-      ...(resumed ? { resume: { records: resumed.records } } : {}),
+      // the finished records are streamed from the old log as runEval rewrites it: into the reports before any new case
+      ...(resumed ? { resume: { runLog: resumed.runLog, onKept: (r: CaseRecord) => sink.add(r) } } : {}),
       ...(include ? { include } : {}),
       signal: controller.signal,
       onCase: (record, done) => {
@@ -258,16 +258,20 @@ function checkRanges(flags: EvalFlags): void {
   }
 }
 
-async function readResume(dir: string): Promise<{ header: RunHeader; records: CaseRecord[] }> {
+/**
+ * The interrupted run's header (only: its records are streamed later, as runEval rewrites the log, so a resumed run
+ * of any size never holds them all).
+ */
+async function readResume(dir: string): Promise<{ header: RunHeader; runLog: string }> {
   const file = join(resolve(dir), 'run.jsonl');
   if (!existsSync(file))
     throw new ToolgaugeError('USAGE', `--resume ${dir}: no run.jsonl there (pass a reports/<run-id> folder)`);
   let header: RunHeader | undefined;
-  const records: CaseRecord[] = [];
+  // the reader requires the first record to be a header: nothing past it need be read here
   for await (const r of readRunLog(file)) {
-    if (r.type === 'header') header ??= r;
-    else if (r.type === 'case' && !r.error) records.push(r);
+    if (r.type === 'header') header = r;
+    break;
   }
   if (!header) throw new ToolgaugeError('USAGE', `--resume ${dir}: run.jsonl has no header record`);
-  return { header, records };
+  return { header, runLog: file };
 }

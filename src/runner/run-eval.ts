@@ -1,4 +1,4 @@
-import { renameSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay, setImmediate as nextTick } from 'node:timers/promises';
 import { redactSecrets, registerCredentials } from '../../providers/shared/redact.js';
@@ -6,6 +6,7 @@ import { ServerPool } from '../catalog/server-pool.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import type { ProviderSlot, Strategy } from '../plugins/index.js';
 import { RunAggregate } from '../run-log/aggregate.js';
+import { caseRecords } from '../run-log/reader.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RunLogWriter } from '../run-log/writer.js';
 import { lockRunDir } from '../util/run-lock.js';
@@ -22,8 +23,11 @@ export interface EvalInput {
   repeats: number;
   concurrency: number;
   settings: CaseSettings;
-  /** Resuming: records already finished (kept in the new log) and their keys (skipped). */
-  resume?: { records: CaseRecord[] };
+  /**
+   * Resuming: the interrupted run's log. Its finished records (no `error`) are kept in the new log, counted and
+   * skipped in the plan; they are streamed from the file one at a time and each is handed to `onKept` (the reports).
+   */
+  resume?: { runLog: string; onKept?: (record: CaseRecord) => void };
   /** Only items this accepts are run (a `--shard`, or the cases `replay` re-runs); default: all. */
   include?: (item: PlanItem) => boolean;
   signal: AbortSignal;
@@ -41,18 +45,35 @@ const YIELD_MS = 10;
 /**
  * The run log, opened for the cases still to run: a new log (the header), or for `--resume` the header and the
  * finished records kept from the interrupted run. Those are written to a new file that replaces run.jsonl only once it
- * is complete and on disk, so a run killed while its log is being rewritten leaves the old log whole.
+ * is complete and on disk, so a run killed while its log is being rewritten leaves the old log whole (and a bad line
+ * in the old log stops the resume with the old log untouched). The old log is streamed: each kept record is written,
+ * handed to `keep` and dropped, so a resumed run of any size holds none of them.
  */
-function openRunLog(runLog: string, header: RunHeader, kept: readonly CaseRecord[] | undefined): RunLogWriter {
-  if (!kept) {
+async function openRunLog(
+  runLog: string,
+  header: RunHeader,
+  resume: EvalInput['resume'],
+  keep: (record: CaseRecord) => void,
+): Promise<RunLogWriter> {
+  if (!resume) {
     const writer = new RunLogWriter(runLog, 'create');
     writer.write(header);
     return writer;
   }
   const next = `${runLog}.resuming`;
   const rewrite = new RunLogWriter(next, 'create');
-  rewrite.write(header);
-  for (const r of kept) rewrite.write(r);
+  try {
+    rewrite.write(header);
+    for await (const r of caseRecords(resume.runLog)) {
+      if (r.error) continue; // unfinished (an infrastructure fault): run again
+      rewrite.write(r);
+      keep(r);
+    }
+  } catch (e) {
+    rewrite.close();
+    rmSync(next, { force: true });
+    throw e;
+  }
   rewrite.close();
   renameSync(next, runLog);
   return new RunLogWriter(runLog, 'append');
@@ -69,14 +90,20 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
   // too, so the effective config in the header — and anything quoting it later — is written redacted.
   registerCredentials(input.header.config);
   const header = redactSecrets(input.header);
-  const writer = openRunLog(runLog, header, input.resume?.records);
   const aggregate = new RunAggregate(header);
   const done = new Set<string>();
   let completed = 0;
-  for (const r of input.resume?.records ?? []) {
-    aggregate.add(r);
-    done.add(r.key);
-    completed++;
+  let writer: RunLogWriter;
+  try {
+    writer = await openRunLog(runLog, header, input.resume, (r) => {
+      aggregate.add(r);
+      done.add(r.key);
+      completed++;
+      input.resume?.onKept?.(r);
+    });
+  } catch (e) {
+    lock.release();
+    throw e;
   }
   const pool = new ServerPool();
   const context = input.settings.context ?? new RunContext();
