@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BlobDecoder, BlobEncoder, type BlobLine } from './blobs.js';
-import { caseRecords } from './reader.js';
+import { caseRecords, readHeader } from './reader.js';
 import type { CaseRecord } from './schema.js';
 
 const FIXTURE = join(import.meta.dirname, '../../tests/fixtures/run-log-v1/shard-2/run.jsonl');
@@ -13,11 +13,13 @@ async function fixtureCases(): Promise<CaseRecord[]> {
 }
 
 /** Encodes the records as one log would hold them, then decodes that log's lines. */
-function roundTrip(records: CaseRecord[]): { lines: Record<string, unknown>[]; decoded: unknown[] } {
+function roundTrip(records: CaseRecord[], header?: unknown): { lines: Record<string, unknown>[]; decoded: unknown[] } {
   const lines: Record<string, unknown>[] = [];
   const encoder = new BlobEncoder((b: BlobLine) => lines.push({ ...b }));
+  if (header) encoder.useHeader(header);
   for (const r of records) lines.push(JSON.parse(JSON.stringify(encoder.encode(r))) as Record<string, unknown>);
   const decoder = new BlobDecoder();
+  if (header) decoder.useHeader(header);
   const decoded: unknown[] = [];
   for (const line of lines) {
     if (line.type === 'blob') decoder.add(line);
@@ -29,16 +31,31 @@ function roundTrip(records: CaseRecord[]): { lines: Record<string, unknown>[]; d
 describe('format 2 blobs', () => {
   it('decodes every record of a real run to exactly the record encoded, with each text stored once', async () => {
     const records = await fixtureCases();
-    const { lines, decoded } = roundTrip(records);
+    const { lines, decoded } = roundTrip(records, await readHeader(FIXTURE));
     expect(decoded).toEqual(records);
     // key order too (cassette keys and reports see the same objects)
     expect(decoded.map((r) => JSON.stringify(r))).toEqual(records.map((r) => JSON.stringify(r)));
     const blobs = lines.filter((l) => l.type === 'blob');
     expect(new Set(blobs.map((b) => b.hash)).size).toBe(blobs.length);
     const text = JSON.stringify(lines);
-    expect(text).toContain('"priorMessages"');
-    expect(text).toContain('"rawIsReply":true');
     expect(text).not.toContain('"system":"You are');
+    // every turn after the first continues the one before it, every reply is the simulated envelope
+    const cases = lines.filter((l) => l.type === 'case');
+    const turns = (l: Record<string, unknown>) => (l.transcript as { turns: unknown[] }).turns.length;
+    expect(cases.every((l) => /^[cfgkmpsu]+$/.test(String(l.packed)))).toBe(true);
+    expect(cases.filter((l) => turns(l) > 1).every((l) => String(l.packed).includes('c'))).toBe(true);
+    expect(text).not.toContain('"meta"');
+    expect(text).not.toContain('"raw"');
+    expect(text).not.toContain('"key"');
+  });
+
+  it('without a header (no seed), keeps meta and still shortens the rest; messages as priorMessages', async () => {
+    const records = await fixtureCases();
+    const { lines, decoded } = roundTrip(records);
+    expect(decoded).toEqual(records);
+    const text = JSON.stringify(lines);
+    expect(text).toContain('"meta"');
+    expect(text).not.toContain('"raw"');
   });
 
   it('keeps whole what it cannot shorten: messages that are not a continuation, a raw response of its own', async () => {

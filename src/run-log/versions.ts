@@ -17,14 +17,22 @@ function format1(): LogDecoder {
   return { decode: (value) => (value.type === 'header' ? { ...value, format: RUN_LOG_FORMAT } : value) };
 }
 
-/** Format 2 (current): blob lines are kept, and each case record's references resolved to the texts. */
+/**
+ * Format 2 (current): blob lines are kept, and each case record's references resolved to the texts and the fields
+ * its `packed` rules left out restored; the first header gives what those rules need of the run (the seed).
+ */
 function format2(): LogDecoder {
   const blobs = new BlobDecoder();
+  let header = false;
   return {
     decode(value) {
       if (value.type === 'blob') {
         blobs.add(value);
         return null;
+      }
+      if (value.type === 'header' && !header) {
+        header = true;
+        blobs.useHeader(value);
       }
       return value.type === 'case' ? blobs.decode(value) : value;
     },

@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { BufferedFile } from '../util/buffered-file.js';
 import { jsonText } from '../util/json-text.js';
 import { BlobEncoder } from './blobs.js';
@@ -15,22 +16,35 @@ import type { RunRecord } from './schema.js';
  * Records are given whole and written in the current format (2): each system prompt and tool list goes out once, as a
  * blob line before the first record that refers to it (run-log/blobs.ts), so the log stays self-contained and
  * append-only. A writer opened to append (a resumed run) writes again a blob the file may already hold: the reader
- * takes the repeated line as it is, and a record never refers to a blob not written before it.
+ * takes the repeated line as it is, and a record never refers to a blob not written before it. Records are packed
+ * against the log's header (the first header written, or for a writer that appends, the header the file begins
+ * with), as the reader will read them.
  */
 export class RunLogWriter {
   private readonly out: BufferedFile;
   private flushScheduled = false;
   private readonly blobs = new BlobEncoder((line) => this.line(line));
+  private header = false;
 
   constructor(
     readonly file: string,
     mode: 'create' | 'append' = 'create',
   ) {
+    if (mode === 'append') {
+      const header = firstHeader(file);
+      if (header) this.useHeader(header);
+    }
     this.out = new BufferedFile(file, { size: 2 << 20, mode });
   }
 
   write(record: RunRecord): void {
+    if (record.type === 'header' && !this.header) this.useHeader(record);
     this.line(record.type === 'case' ? this.blobs.encode(record) : record);
+  }
+
+  private useHeader(header: unknown): void {
+    this.header = true;
+    this.blobs.useHeader(header);
   }
 
   private line(value: unknown): void {
@@ -50,5 +64,33 @@ export class RunLogWriter {
 
   close(): void {
     this.out.close(true);
+  }
+}
+
+/** The header a log begins with (its first line), or undefined: no file, or a first line that is no header. */
+function firstHeader(file: string): Record<string, unknown> | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const chunks: Buffer[] = [];
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      const end = chunk.subarray(0, n).indexOf(10);
+      chunks.push(Buffer.from(chunk.subarray(0, end < 0 ? n : end)));
+      if (end >= 0) break;
+    }
+    const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const header = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+    return header?.type === 'header' ? header : undefined;
+  } catch {
+    return undefined; // not JSON: the reader refuses the log anyway
+  } finally {
+    closeSync(fd);
   }
 }
