@@ -23,6 +23,7 @@ import { renderers } from '../renderers/index.js';
 import { renderOnce } from '../renderers/render-once.js';
 import { ServerPool } from '../src/catalog/server-pool.js';
 import { loadSuite } from '../src/config/load-suite.js';
+import { firstCase } from '../src/config/suite-cases.js';
 import type { ModelRequest } from '../src/contracts/model.js';
 import type { Provider, ProviderFactory } from '../src/contracts/provider.js';
 import type { BenchResult } from './types.js';
@@ -67,7 +68,7 @@ const PATHS = ['/v1/chat/completions', '/v1/messages', '/api/chat'];
 /** A realistic first turn: the excel suite's first case rendered by native-functions from the live catalog. */
 async function realisticRequest(kind: 'openai' | 'anthropic' | 'ollama'): Promise<ModelRequest> {
   const loaded = loadSuite(fileURLToPath(new URL('../suites/excel.yaml', import.meta.url)));
-  const testCase = loaded.suite.cases[0]!;
+  const testCase = firstCase(loaded.cases)!;
   const pool = new ServerPool();
   try {
     const session = await pool.openCase(loaded, testCase);

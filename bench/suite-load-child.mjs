@@ -28,7 +28,7 @@ const mib = (b) => Math.round((b / 2 ** 20) * 10) / 10;
 const heapBeforeMiB = mib(process.memoryUsage().heapUsed);
 const t0 = performance.now();
 const c0 = process.cpuUsage();
-const cases = mode === 'before' ? before(file) : loadSuite(file).suite.cases.length;
+const cases = mode === 'before' ? before(file) : loadSuite(file).cases.count;
 const c1 = process.cpuUsage(c0);
 const ms = performance.now() - t0;
 // CPU time of the process (all its threads, the garbage collector's included): less at the mercy of a shared machine.

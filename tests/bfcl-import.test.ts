@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importCommand } from '../src/cli/import-command.js';
-import { loadSuite } from '../src/config/load-suite.js';
+import { loadSuite, wholeSuite } from '../src/config/load-suite.js';
 import { bfclToJsonSchema } from '../src/import/bfcl-schema.js';
 
 const q = (id: string, fn: unknown, content = 'do it', extra: unknown[] = []) =>
@@ -68,7 +68,7 @@ describe('toolgauge import bfcl', () => {
     );
     const out = join(f.dir, 'suite.yaml');
     expect(await importCommand('bfcl', f.questions, { answers: f.answers, out })).toBe(0);
-    const { suite } = loadSuite(out);
+    const suite = wholeSuite(loadSuite(out));
     expect(readFileSync(out, 'utf8')).toMatch(/^# Imported by `toolgauge import bfcl`/);
     expect(suite.name).toBe('bfcl-parallel');
     const [first, second] = suite.cases;
@@ -93,7 +93,7 @@ describe('toolgauge import bfcl', () => {
     const f = files([q('irrelevance_0', fn), q('irrelevance_1', fn)]);
     const out = join(f.dir, 'irr.yaml');
     await importCommand('bfcl', f.questions, { out });
-    const { suite } = loadSuite(out);
+    const suite = wholeSuite(loadSuite(out));
     expect(suite.cases.map((c) => c.expect)).toEqual([{ no_call: true }, { no_call: true }]);
   });
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSuite } from '../src/config/load-suite.js';
+import { loadSuite, wholeSuite } from '../src/config/load-suite.js';
 import type { SuiteCase } from '../src/contracts/suite.js';
 import { graders } from '../src/graders/index.js';
 import { answerArgs, pythonCallList } from '../src/import/bfcl-answer.js';
@@ -10,7 +10,7 @@ import { transcriptOf } from './helpers/grader-fixtures.js';
 
 const CATEGORIES = ['simple_python', 'multiple', 'parallel', 'live_simple'] as const;
 const suites = Object.fromEntries(
-  [...CATEGORIES, 'irrelevance'].map((c) => [c, loadSuite(join(ROOT, 'suites', 'bfcl', `${c}.yaml`)).suite]),
+  [...CATEGORIES, 'irrelevance'].map((c) => [c, wholeSuite(loadSuite(join(ROOT, 'suites', 'bfcl', `${c}.yaml`)))]),
 );
 
 function caseOf(category: string, id: string): SuiteCase {

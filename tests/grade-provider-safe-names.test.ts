@@ -85,7 +85,7 @@ describe('a live run executes the tool a provider-safe name stands for', () => {
   const pool = new ServerPool();
   afterAll(() => pool.closeAll());
   const loaded = loadSuite(SUITE);
-  const caseById = (id: string) => loaded.suite.cases.find((c) => c.id === id) as SuiteCase;
+  const caseById = (id: string) => [...loaded.cases].find((c) => c.id === id) as SuiteCase;
 
   /** A model that makes `call` in its first reply and answers `answer` after the result. */
   function scripted(call: string, answer: string): Provider & { requests: ModelRequest[] } {

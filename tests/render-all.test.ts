@@ -94,7 +94,7 @@ function problemsOf(
 }
 
 beforeAll(async () => {
-  suites = SUITES.map(loadSuite);
+  suites = SUITES.map((f) => loadSuite(f));
   strategies = await resolveStrategies(ENTRIES, ROOT, (i) => `ENTRIES[${i}]`);
   // The schema cache lives beside the config: `schemas refresh` writes it into a temp dir, rendered from there.
   work = mkdtempSync(join(tmpdir(), 'tg-render-'));
@@ -119,7 +119,8 @@ describe('toolgauge render works for every bundled suite, case, renderer and pro
     const problems: string[] = [];
     try {
       for (const loaded of suites) {
-        for (const [ci, testCase] of loaded.suite.cases.entries()) {
+        const suiteCases = [...loaded.cases];
+        for (const [ci, testCase] of suiteCases.entries()) {
           const session = await pool.openCase(loaded, testCase);
           const live = session.catalog;
           await session.release();
@@ -130,13 +131,13 @@ describe('toolgauge render works for every bundled suite, case, renderer and pro
             const native = ENTRIES[i]!.protocol === 'native';
             const rotated = (ci + i) % targets.length;
             for (const [k, provider] of targets.entries()) {
-              if (!native && k !== rotated && testCase !== loaded.suite.cases[k]) continue;
+              if (!native && k !== rotated && testCase !== suiteCases[k]) continue;
               const where = `${loaded.suite.name}/${testCase.id} ${strategy.label} ${provider.id}`;
               const req = renderCase({ suite: loaded, testCase, live, strategy, provider, schemaDir: work }).rendered;
               for (const p of problemsOf(req, ENTRIES[i]!.protocol, testCase.prompt, tools))
                 problems.push(`${where}: ${p}`);
               // The printed form (token counting is the slow part: once per suite × strategy × provider).
-              if (testCase === loaded.suite.cases[k]) {
+              if (testCase === suiteCases[k]) {
                 const head = {
                   suite: loaded.suite.name,
                   caseId: testCase.id,
@@ -160,7 +161,7 @@ describe('toolgauge render works for every bundled suite, case, renderer and pro
       await pool.closeAll();
     }
     expect(problems).toEqual([]);
-    const cases = suites.reduce((n, s) => n + s.suite.cases.length, 0);
+    const cases = suites.reduce((n, s) => n + s.cases.count, 0);
     expect(cases).toBeGreaterThan(90);
     const nativeEntries = ENTRIES.filter((e) => e.protocol === 'native').length;
     expect(count).toBeGreaterThanOrEqual(cases * (nativeEntries * PROVIDERS.length + ENTRIES.length - nativeEntries));
@@ -172,7 +173,7 @@ describe('toolgauge render works for every bundled suite, case, renderer and pro
     let n = 0;
     const seen = new Set<string>();
     for (const loaded of suites) {
-      const testCase = loaded.suite.cases.find((c) => c.expect.calls?.length) ?? loaded.suite.cases[0]!;
+      const testCase = [...loaded.cases].find((c) => c.expect.calls?.length) ?? [...loaded.cases][0]!;
       for (const entry of ENTRIES) {
         {
           const provider = PROVIDERS[n++ % PROVIDERS.length]!;

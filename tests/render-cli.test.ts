@@ -16,7 +16,7 @@ async function liveTools(): Promise<ToolDef[]> {
   const loaded = loadSuite(SUITE);
   const pool = new ServerPool();
   try {
-    const session = await pool.openCase(loaded, loaded.suite.cases[0]!);
+    const session = await pool.openCase(loaded, [...loaded.cases][0]!);
     await session.release();
     return session.catalog.tools;
   } finally {

@@ -6,10 +6,10 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { ProviderEntrySchema } from '../src/config/config-schema.js';
-import { loadSuite } from '../src/config/load-suite.js';
+import { loadSuite, wholeSuite } from '../src/config/load-suite.js';
 import { finished, ROOT, runCli, startCli } from './cli-helpers.js';
 
-const excel = loadSuite(join(ROOT, 'suites', 'excel.yaml')).suite;
+const excel = wholeSuite(loadSuite(join(ROOT, 'suites', 'excel.yaml')));
 const readCase = excel.cases.find((c) => c.expect.calls?.[0]?.tool === 'read_data_from_excel');
 const parameters = {
   type: 'object',

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServerPool } from '../src/catalog/server-pool.js';
 import type { LoadedSuite } from '../src/config/load-suite.js';
+import { casesOf } from '../src/config/suite-cases.js';
 import { FIXTURES } from './cli-helpers.js';
 import { processesWith } from './fixtures/mcp-support/processes.js';
 
@@ -17,8 +18,8 @@ function hangingSuite(marker: string): LoadedSuite {
       servers: {
         faulty: { command: ['node', FAULTY, '--marker', marker], env: { FAULTY_HANG_ON: 'initialize' } },
       },
-      cases: [{ id: 'a', prompt: 'Use the whoami tool.', expect: { calls: [{ tool: 'whoami', args: {} }] } }],
     } as LoadedSuite['suite'],
+    cases: casesOf([{ id: 'a', prompt: 'Use the whoami tool.', expect: { calls: [{ tool: 'whoami', args: {} }] } }]),
   };
 }
 
@@ -38,7 +39,7 @@ describe('ServerPool: a case cancelled while a shared server is still starting',
     const loaded = hangingSuite(marker);
     const pool = new ServerPool();
     const running = new AbortController();
-    const first = pool.openCase(loaded, loaded.suite.cases[0]!, {
+    const first = pool.openCase(loaded, [...loaded.cases][0]!, {
       timeoutMs: 60_000,
       cancel: { signal: running.signal },
     });
@@ -46,7 +47,7 @@ describe('ServerPool: a case cancelled while a shared server is still starting',
     running.abort(new Error('interrupted'));
     await expect(first).rejects.toThrow('interrupted');
     // …and a second case arrives already cancelled, while that shared start is still pending.
-    const second = pool.openCase(loaded, loaded.suite.cases[0]!, {
+    const second = pool.openCase(loaded, [...loaded.cases][0]!, {
       timeoutMs: 60_000,
       cancel: { signal: running.signal },
     });

@@ -53,8 +53,10 @@ function loadUnderCap(file: string, heapMb: number): { ok: boolean; out: string 
     [
       `import { loadSuite } from ${JSON.stringify(pathToFileURL(join(ROOT, 'src/config/load-suite.ts')).href)};`,
       'try {',
-      '  const { suite } = loadSuite(process.argv[2]);',
-      "  console.log('cases ' + suite.cases.length + ' heapUsed ' + Math.round(process.memoryUsage().heapUsed / 2 ** 20));",
+      '  const { cases } = loadSuite(process.argv[2]);',
+      '  let read = 0;',
+      '  for (const c of cases) if (c.id) read++;',
+      "  console.log('cases ' + cases.count + ' read ' + read + ' heapUsed ' + Math.round(process.memoryUsage().heapUsed / 2 ** 20));",
       "} catch (e) { console.log('error: ' + e.message); }",
     ].join('\n'),
   );

@@ -1,4 +1,8 @@
 import type { Suite, SuiteCase } from '../contracts/suite.js';
+
+/** What a case's catalog needs of its suite. */
+type SuiteView = Pick<Suite, 'name' | 'toolFilter'>;
+
 import type { Catalog, ToolDef } from '../contracts/tool.js';
 import { hashOf } from '../util/canonical-json.js';
 import { diffCatalogs, hasDrift, readSchemaCache, schemaCachePath } from './schema-cache.js';
@@ -11,7 +15,7 @@ export interface CaseCatalogInput {
   useCache: boolean;
   /** Folder holding `schemas/<suite>.json` (the config's folder). */
   schemaDir: string;
-  suite: Suite;
+  suite: SuiteView;
   testCase: SuiteCase;
 }
 

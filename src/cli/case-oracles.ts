@@ -19,8 +19,8 @@ export function caseOracles(suites: readonly LoadedSuite[]): CaseOracles {
   const byPrompt = new Map<string, { id: string; oracle: Oracle }>();
   const ambiguous: string[] = [];
   let cases = 0;
-  for (const { suite } of suites) {
-    for (const c of suite.cases) {
+  for (const { suite, cases: suiteCases } of suites) {
+    for (const c of suiteCases) {
       cases++;
       const oracle = oracleOf(c);
       const seen = byPrompt.get(c.prompt);

@@ -210,7 +210,7 @@ function runHeaderOf(input: {
     config: loaded.config as unknown as Record<string, unknown>,
     strategies: input.strategies.map((s) => ({ label: s.label, name: s.name, options: s.options })),
     providers: input.providers.map((p) => ({ label: p.label, id: p.id, simulated: p.provider.simulated })),
-    suites: input.suites.map((s) => ({ name: s.suite.name, file: displayPath(s.file), cases: s.suite.cases.length })),
+    suites: input.suites.map((s) => ({ name: s.suite.name, file: displayPath(s.file), cases: s.cases.count })),
     plannedCases: input.plannedCases,
     ...(resumed ? { resumedFrom: input.runDir } : {}),
     ...(shard ? { shard } : {}),

@@ -5,6 +5,7 @@ import { loadToolsFile } from '../catalog/tools-file.js';
 import { resolveSuitePath } from '../config/load-config.js';
 import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
 import { displayPath } from '../config/load-yaml.js';
+import { casesById, findCase } from '../config/suite-cases.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import { ToolgaugeError } from '../errors.js';
 import { protocolFlag, protocolOf, textProtocolOf } from '../offline/recorded-transcript.js';
@@ -89,7 +90,7 @@ export async function parseCommand(file: string | undefined, flags: ParseFlags):
       `--case ${flags.case}: each line of ${input.label} names its own case; drop --case (or pass --format text to read the input as one reply)`,
     );
   }
-  const cases = loaded ? new Map(loaded.suite.cases.map((c) => [c.id, c])) : undefined;
+  const cases = loaded ? casesById(loaded.cases) : undefined;
   if (loaded && cases) {
     for (const { n, line } of input.lines) {
       if (!cases.has(line.caseId)) {
@@ -128,13 +129,13 @@ function suiteOf(spec: string): LoadedSuite {
 }
 
 function caseOf(loaded: LoadedSuite, id: string, spec: string): SuiteCase {
-  const found = loaded.suite.cases.find((c) => c.id === id);
+  const found = findCase(loaded.cases, (c) => c.id === id);
   if (!found) throw new ToolgaugeError('USAGE', `--case ${id}: no such case in ${spec}; valid: ${caseIds(loaded)}`);
   return found;
 }
 
 function caseIds(loaded: LoadedSuite): string {
-  const ids = loaded.suite.cases.map((c) => c.id);
+  const ids = Array.from(loaded.cases, (c) => c.id);
   return `${ids.slice(0, 12).join(', ')}${ids.length > 12 ? `, … (${ids.length})` : ''}`;
 }
 

@@ -2,6 +2,7 @@ import { providerLoaders } from '../../providers/index.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import { resolveSuitePath } from '../config/load-config.js';
 import { loadSuite } from '../config/load-suite.js';
+import { findCase } from '../config/suite-cases.js';
 import type { ProviderKind } from '../contracts/model.js';
 import type { RenderedRequest } from '../contracts/renderer.js';
 import { ToolgaugeError } from '../errors.js';
@@ -22,9 +23,9 @@ export interface RenderFlags {
 export async function renderCommand(flags: RenderFlags): Promise<number> {
   const baseDir = process.cwd();
   const loaded = loadSuite(resolveSuitePath(flags.suite, baseDir));
-  const testCase = loaded.suite.cases.find((c) => c.id === flags.case);
+  const testCase = findCase(loaded.cases, (c) => c.id === flags.case);
   if (!testCase) {
-    const ids = loaded.suite.cases.map((c) => c.id);
+    const ids = Array.from(loaded.cases, (c) => c.id);
     throw new ToolgaugeError(
       'USAGE',
       `--case ${flags.case}: no such case in ${flags.suite}; valid: ${ids.slice(0, 12).join(', ')}${ids.length > 12 ? `, … (${ids.length})` : ''}`,

@@ -3,6 +3,7 @@ import { toolChanges } from '../catalog/schema-diff.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import { loadConfig, loadSuites } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
+import { firstCase } from '../config/suite-cases.js';
 import type { ToolDef } from '../contracts/tool.js';
 
 /**
@@ -16,7 +17,7 @@ export async function schemasCommand(action: 'refresh' | 'diff', flags: { config
   let drifted = false;
   try {
     for (const s of suites) {
-      const session = await pool.openCase(s, s.suite.cases[0]!);
+      const session = await pool.openCase(s, firstCase(s.cases)!);
       const live = session.catalog.tools;
       await session.release();
       if (action === 'refresh') {

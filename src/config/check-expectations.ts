@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { INLINE_SERVER, ServerPool } from '../catalog/server-pool.js';
 import { filterTools } from '../catalog/tool-filter.js';
-import type { ExpectedCall, Suite, SuiteCase } from '../contracts/suite.js';
+import type { ExpectedCall, SuiteCase } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
-import type { LoadedSuite } from './load-suite.js';
+import type { LoadedSuite, SuiteHead } from './load-suite.js';
 import { loadYamlFile, problemsError, type SemanticIssue } from './load-yaml.js';
+import { findCase, firstCase } from './suite-cases.js';
 
 /** A suite's tools as the check needs them: those of its servers (listed) and its inline ones. */
 export interface SuiteTools {
@@ -55,12 +56,16 @@ function suggestion(name: string, candidates: readonly string[]): string {
  * True when the suite's tools are all known without starting a server: no `servers:`, only inline `tools:` or
  * per-case `functions:`. Then the check runs at load; otherwise once the servers' catalogs are listed.
  */
-export function toolsKnownAtLoad(suite: Suite): boolean {
+export function toolsKnownAtLoad(suite: SuiteHead): boolean {
   return Object.keys(suite.servers ?? {}).length === 0;
 }
 
 /** The tools one case offers the model before renderer-specific changes: servers' and inline, then its filters. */
-function offeredTools(suite: Suite, testCase: SuiteCase, tools: SuiteTools): { all: ToolDef[]; offered: ToolDef[] } {
+function offeredTools(
+  suite: SuiteHead,
+  testCase: SuiteCase,
+  tools: SuiteTools,
+): { all: ToolDef[]; offered: ToolDef[] } {
   const inline = (testCase.functions ?? suite.tools ?? []).map((t) => ({ ...t, server: INLINE_SERVER }));
   const all = [...tools.serverTools, ...inline];
   return { all, offered: filterTools(all, suite.toolFilter, testCase.tools) };
@@ -98,9 +103,15 @@ function mentionedParameters(call: ExpectedCall): Array<{ name: string; path: Pr
  * declares (see {@link declaredParameters}). A mismatch could only ever read as the model's failure; it is the
  * suite's. Returns every problem, each with its YAML path and the fix.
  */
-export function checkExpectations(suite: Suite, tools: SuiteTools): SemanticIssue[] {
+export function checkExpectations(
+  suite: SuiteHead,
+  cases: Iterable<SuiteCase> | { entries(): Iterable<[number, SuiteCase]> },
+  tools: SuiteTools,
+  firstIndex = 0,
+): SemanticIssue[] {
   const issues: SemanticIssue[] = [];
-  for (const [i, testCase] of suite.cases.entries()) {
+  for (const [at0, testCase] of indexed(cases)) {
+    const i = at0 + firstIndex;
     const calls = testCase.expect.calls ?? [];
     if (calls.length === 0) continue;
     const { all, offered } = offeredTools(suite, testCase, tools);
@@ -139,6 +150,13 @@ export function checkExpectations(suite: Suite, tools: SuiteTools): SemanticIssu
   return issues;
 }
 
+/** Cases with their indices: an array's or a suite's own (a filtered suite keeps each case's index in its file). */
+function indexed(
+  cases: Iterable<SuiteCase> | { entries(): Iterable<[number, SuiteCase]> },
+): Iterable<[number, SuiteCase]> {
+  return 'entries' in cases ? cases.entries() : Array.from(cases).entries();
+}
+
 /** How the check before a run waits for servers. */
 export interface ListingBounds {
   /**
@@ -158,7 +176,7 @@ async function listServerTools(
   bounds: ListingBounds,
 ): Promise<ToolDef[] | undefined> {
   // A case without its own functions gets the suite's catalog: the servers' tools, then the inline ones.
-  const testCase = loaded.suite.cases.find((c) => !c.functions) ?? loaded.suite.cases[0];
+  const testCase = findCase(loaded.cases, (c) => !c.functions) ?? firstCase(loaded.cases);
   if (!testCase) return undefined;
   try {
     const session = await pool.openCase(loaded, testCase, {
@@ -187,7 +205,7 @@ export async function checkListedExpectations(suites: readonly LoadedSuite[], bo
       if (bounds.signal?.aborted) return;
       const serverTools = await listServerTools(pool, loaded, bounds);
       if (!serverTools) continue;
-      const issues = checkExpectations(loaded.suite, { serverTools });
+      const issues = checkExpectations(loaded.suite, loaded.cases, { serverTools });
       if (issues.length === 0) continue;
       // Located only now that there is something to report: the suite is parsed again, with its node positions.
       const { locate } = loadYamlFile(loaded.file, z.unknown(), 'SUITE_INVALID');

@@ -60,35 +60,22 @@ export type FastYaml = { ok: true; data: unknown; batches: readonly FastYamlBatc
  * one batch only.
  */
 export function parseYamlFast(text: string, splitBytes = FAST_YAML_SPLIT_BYTES): FastYaml {
-  // js-yaml is loaded only for what the plain parser steps aside for.
-  const load = (part: string) => jsYaml().load(part, { schema: jsYaml().schema, maxAliases: 0 });
   try {
-    const regions = text.length >= splitBytes ? topLevelSequences(text) : [];
-    if (regions.length === 0) {
-      const plain = parsePlainYaml(text);
-      return { ok: true, data: plain === NOT_PLAIN ? load(text) : plain, batches: [] };
-    }
-    let head = '';
-    let from = 0;
+    const { head, regions } = splitTopLevelSequences(text, splitBytes);
+    if (regions.length === 0) return { ok: true, data: parseYamlPart(text), batches: [] };
     const batches: FastYamlBatch[] = [];
     const lists = new Map<string, unknown[]>();
     for (const r of regions) {
-      head += text.slice(from, r.start);
-      from = r.end;
       const items: unknown[] = [];
       for (const b of r.batches) {
-        const slice = text.slice(b.start, b.end);
-        let part = parsePlainYaml(slice);
-        if (part === NOT_PLAIN) part = load(slice);
+        const part = parseYamlPart(text.slice(b.start, b.end));
         if (!Array.isArray(part) || part.length !== b.count) return { ok: false };
         for (const item of part) items.push(item);
         batches.push(b);
       }
       lists.set(r.key, items);
     }
-    head += text.slice(from);
-    const plainHead = parsePlainYaml(head);
-    const data = plainHead === NOT_PLAIN ? load(head) : plainHead;
+    const data = parseYamlPart(head);
     if (typeof data !== 'object' || data === null || Array.isArray(data)) return { ok: false };
     const record = data as Record<string, unknown>;
     for (const [key, items] of lists) {
@@ -100,6 +87,88 @@ export function parseYamlFast(text: string, splitBytes = FAST_YAML_SPLIT_BYTES):
   } catch {
     return { ok: false };
   }
+}
+
+/** js-yaml with the narrowed core schema, loaded only for what the plain parser steps aside for; throws as js-yaml does. */
+function loadJsYaml(text: string): unknown {
+  return jsYaml().load(text, { schema: jsYaml().schema, maxAliases: 0 });
+}
+
+/**
+ * One part of a text (a batch of a top-level sequence, or the head around them) by the plain parser, else js-yaml.
+ * Throws on what js-yaml refuses; the caller then has the located parser read the whole file.
+ */
+export function parseYamlPart(text: string): unknown {
+  const plain = parsePlainYaml(text);
+  return plain === NOT_PLAIN ? loadJsYaml(text) : plain;
+}
+
+/**
+ * What the scan for top-level sequences reads: a string (offsets in UTF-16 units) or a file's UTF-8 bytes (offsets in
+ * bytes). The scan looks at ASCII only (spaces, `-`, `#`, line ends, key characters), which UTF-8 keeps as it is.
+ */
+interface ScanSource {
+  readonly length: number;
+  code(i: number): number;
+  /** The offset of the next `\n` at or after `pos`, or the length. */
+  lineEnd(pos: number): number;
+  text(start: number, end: number): string;
+}
+
+function stringSource(text: string): ScanSource {
+  return {
+    length: text.length,
+    code: (i) => text.charCodeAt(i),
+    lineEnd: (pos) => endOfLine(text, pos),
+    text: (start, end) => text.slice(start, end),
+  };
+}
+
+function bytesSource(bytes: Buffer): ScanSource {
+  return {
+    length: bytes.length,
+    code: (i) => bytes[i] ?? Number.NaN,
+    lineEnd: (pos) => {
+      const nl = bytes.indexOf(10, pos);
+      return nl < 0 ? bytes.length : nl;
+    },
+    text: (start, end) => bytes.toString('utf8', start, end),
+  };
+}
+
+/** The head (everything outside the top-level block sequences) and the sequences, with offsets into the source. */
+export interface SplitYaml {
+  head: string;
+  regions: readonly { key: string; batches: readonly FastYamlBatch[] }[];
+}
+
+function split(src: ScanSource, splitBytes: number): SplitYaml {
+  const regions = src.length >= splitBytes ? topLevelSequences(src) : [];
+  let head = '';
+  let from = 0;
+  for (const r of regions) {
+    head += src.text(from, r.start);
+    from = r.end;
+  }
+  head += src.text(from, src.length);
+  return { head, regions };
+}
+
+/**
+ * A large text split for a caller that parses it a batch at a time: the text outside the top-level block sequences
+ * (the head, each sequence's key left with no value) and the batches of each sequence. No regions for a text
+ * shorter than `splitBytes` or without such a sequence.
+ */
+export function splitTopLevelSequences(text: string, splitBytes = FAST_YAML_SPLIT_BYTES): SplitYaml {
+  return split(stringSource(text), splitBytes);
+}
+
+/**
+ * {@link splitTopLevelSequences} on a file's UTF-8 bytes: the batches' offsets are byte offsets (a batch's text is
+ * `bytes.toString('utf8', start, end)`), and the file is never one string.
+ */
+export function splitTopLevelSequencesOfBytes(bytes: Buffer): SplitYaml {
+  return split(bytesSource(bytes), 0);
 }
 
 interface Region {
@@ -119,20 +188,21 @@ const KEY_LINE = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]*(?:#[^\n]*)?\r?$/;
  * A line is read by its indentation only: a sequence item is a line at the sequence's indentation starting with `-`.
  * Anything this scan gets wrong makes a batch or the head fail to parse, or the checks in parseYamlFast fail.
  */
-function topLevelSequences(text: string): Region[] {
+function topLevelSequences(src: ScanSource): Region[] {
   const regions: Region[] = [];
   // Directives, document markers and a byte-order mark are left to the whole-text parse.
-  const c0 = text.charCodeAt(0);
-  if (c0 === 0x25 /* % */ || c0 === 0xfeff || text.startsWith('---')) return regions;
+  const c0 = src.code(0);
+  if (c0 === 0x25 /* % */ || c0 === 0xfeff || c0 === 0xef /* UTF-8 BOM */ || src.text(0, 3) === '---') return regions;
   let pos = 0;
   let lineNo = 1;
-  while (pos < text.length) {
-    const lineEnd = endOfLine(text, pos);
-    const m = KEY_LINE.exec(text.slice(pos, lineEnd));
+  while (pos < src.length) {
+    const lineEnd = src.lineEnd(pos);
+    // Only a line that starts with a key character can be `key:`; most lines are indented.
+    const m = isKeyStart(src.code(pos)) ? KEY_LINE.exec(src.text(pos, lineEnd)) : null;
     pos = lineEnd + 1;
     lineNo++;
     if (!m) continue;
-    const region = sequenceAfter(text, m[1]!, pos, lineNo);
+    const region = sequenceAfter(src, m[1]!, pos, lineNo);
     if (!region) continue;
     regions.push(region);
     pos = region.end;
@@ -141,50 +211,54 @@ function topLevelSequences(text: string): Region[] {
   return regions;
 }
 
+function isKeyStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
 function endOfLine(text: string, pos: number): number {
   const nl = text.indexOf('\n', pos);
   return nl < 0 ? text.length : nl;
 }
 
 /** Spaces at the start of the line at `pos`; -1 for a line that is blank or a comment. */
-function indentOf(text: string, pos: number, lineEnd: number): number {
+function indentOf(src: ScanSource, pos: number, lineEnd: number): number {
   let i = pos;
-  while (i < lineEnd && text.charCodeAt(i) === 32) i++;
-  const c = text.charCodeAt(i);
+  while (i < lineEnd && src.code(i) === 32) i++;
+  const c = src.code(i);
   if (i >= lineEnd || c === 35 /* # */ || c === 13 /* \r */) return -1;
   return i - pos;
 }
 
-function isItemStart(text: string, at: number, lineEnd: number): boolean {
-  if (text.charCodeAt(at) !== 45 /* - */) return false;
-  const next = at + 1 < lineEnd ? text.charCodeAt(at + 1) : 10;
+function isItemStart(src: ScanSource, at: number, lineEnd: number): boolean {
+  if (src.code(at) !== 45 /* - */) return false;
+  const next = at + 1 < lineEnd ? src.code(at + 1) : 10;
   return next === 32 || next === 10 || next === 13;
 }
 
-function sequenceAfter(text: string, key: string, start: number, startLine: number): Region | undefined {
+function sequenceAfter(src: ScanSource, key: string, start: number, startLine: number): Region | undefined {
   let pos = start;
   let line = startLine;
   let seqIndent = -1;
   const batches: FastYamlBatch[] = [];
   let current: FastYamlBatch | undefined;
   let items = 0;
-  let end = text.length;
-  while (pos < text.length) {
-    const lineEnd = endOfLine(text, pos);
-    const indent = indentOf(text, pos, lineEnd);
+  let end = src.length;
+  while (pos < src.length) {
+    const lineEnd = src.lineEnd(pos);
+    const indent = indentOf(src, pos, lineEnd);
     end = pos;
     if (indent >= 0) {
       if (seqIndent < 0) {
-        if (!isItemStart(text, pos + indent, lineEnd)) return undefined;
+        if (!isItemStart(src, pos + indent, lineEnd)) return undefined;
         seqIndent = indent;
       }
-      if (indent < seqIndent || (indent === seqIndent && !isItemStart(text, pos + indent, lineEnd))) {
+      if (indent < seqIndent || (indent === seqIndent && !isItemStart(src, pos + indent, lineEnd))) {
         break;
       }
       if (indent === seqIndent) {
         if (!current || current.count === FAST_YAML_BATCH) {
           if (current) current.end = pos;
-          current = { key, first: items, count: 0, start: pos, end: text.length, line };
+          current = { key, first: items, count: 0, start: pos, end: src.length, line };
           batches.push(current);
         }
         current.count++;
@@ -193,7 +267,7 @@ function sequenceAfter(text: string, key: string, start: number, startLine: numb
     }
     pos = lineEnd + 1;
     line++;
-    end = Math.min(pos, text.length);
+    end = Math.min(pos, src.length);
   }
   if (!current) return undefined;
   current.end = end;

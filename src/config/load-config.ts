@@ -7,6 +7,7 @@ import { type Config, ConfigSchema } from './config-schema.js';
 import { type LoadedSuite, loadSuite } from './load-suite.js';
 import { displayPath, loadYamlFile } from './load-yaml.js';
 import { applyProviderOptionFlags, parseProviderOptionFlag } from './provider-options-cli.js';
+import { filterCases } from './suite-cases.js';
 
 export const DEFAULT_CONFIG = 'toolgauge.config.yaml';
 
@@ -173,27 +174,32 @@ export function selectCases(suites: LoadedSuite[], filter: CaseFilter): LoadedSu
   const tags = filter.tags ?? [];
   if (globs.length === 0 && tags.length === 0) return suites;
   const matchers = globs.map((g) => ({ glob: g, match: picomatch(g) }));
-  const all = suites.flatMap((s) => s.suite.cases.map((c) => ({ suite: s.suite.name, c })));
-  for (const { glob, match } of matchers) {
-    if (!all.some(({ suite, c }) => match(c.id) || match(`${suite}/${c.id}`)))
-      throw new ToolgaugeError('USAGE', `--filter '${glob}' matches no case id`);
+  // One pass over every case (a large suite is read from its file, not held): which globs and tags take any.
+  const globUsed = new Set<string>();
+  const tagUsed = new Set<string>();
+  for (const s of suites) {
+    for (const c of s.cases) {
+      for (const { glob, match } of matchers) if (match(c.id) || match(`${s.suite.name}/${c.id}`)) globUsed.add(glob);
+      for (const tag of c.tags ?? []) tagUsed.add(tag);
+    }
+  }
+  for (const { glob } of matchers) {
+    if (!globUsed.has(glob)) throw new ToolgaugeError('USAGE', `--filter '${glob}' matches no case id`);
   }
   for (const tag of tags) {
-    if (!all.some(({ c }) => c.tags?.includes(tag))) throw new ToolgaugeError('USAGE', `--tag '${tag}' is on no case`);
+    if (!tagUsed.has(tag)) throw new ToolgaugeError('USAGE', `--tag '${tag}' is on no case`);
   }
   const filtered = suites
     .map((s) => ({
       ...s,
-      suite: {
-        ...s.suite,
-        cases: s.suite.cases.filter(
-          (c) =>
-            (matchers.length === 0 || matchers.some(({ match }) => match(c.id) || match(`${s.suite.name}/${c.id}`))) &&
-            (tags.length === 0 || tags.some((t) => c.tags?.includes(t))),
-        ),
-      },
+      cases: filterCases(
+        s.cases,
+        (c) =>
+          (matchers.length === 0 || matchers.some(({ match }) => match(c.id) || match(`${s.suite.name}/${c.id}`))) &&
+          (tags.length === 0 || tags.some((t) => c.tags?.includes(t))),
+      ),
     }))
-    .filter((s) => s.suite.cases.length > 0);
+    .filter((s) => s.cases.count > 0);
   if (filtered.length === 0) {
     const given = [...globs.map((g) => `--filter '${g}'`), ...tags.map((t) => `--tag '${t}'`)].join(' ');
     throw new ToolgaugeError('USAGE', `${given}: no case passes both the filters and the tags`);

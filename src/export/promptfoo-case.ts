@@ -5,6 +5,7 @@ import type { LlmMockHandle } from '../../mock-servers/llm/types.js';
 import { providerFactories } from '../../providers/provider-factories.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import { ProviderEntrySchema, RendererEntrySchema } from '../config/config-schema.js';
+import { casesOf } from '../config/suite-cases.js';
 import {
   CaseSchema,
   InlineToolSchema,
@@ -119,14 +120,14 @@ export class PromptfooCaseRunner {
   /** Runs one promptfoo test: `prompt` is the rendered user prompt, `vars` the test's vars (`expect`, `results`…). */
   async run(prompt: string, vars: Record<string, unknown> = {}): Promise<PromptfooProviderResponse> {
     const testCase = caseFromVars(prompt, vars);
-    const suite = SuiteSchema.parse({
+    const { cases, ...suite } = SuiteSchema.parse({
       name: this.config.suite,
       ...(this.config.servers ? { servers: this.config.servers } : {}),
       ...(this.config.tools ? { tools: this.config.tools } : {}),
       ...(this.config.toolFilter ? { toolFilter: this.config.toolFilter } : {}),
       cases: [testCase],
     });
-    const loaded = { file: `${this.baseDir}/promptfooconfig.yaml`, suite };
+    const loaded = { file: `${this.baseDir}/promptfooconfig.yaml`, suite, cases: casesOf(cases) };
     if (!this.strategy) {
       this.strategy = resolveStrategies([this.config.renderer], this.baseDir, () => 'renderer').then(
         (s) => s[0] as Strategy,

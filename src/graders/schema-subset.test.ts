@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { coderTools } from '../../mock-servers/mcp/coder/index.js';
 import { economistTools } from '../../mock-servers/mcp/economist/index.js';
 import { excelTools } from '../../mock-servers/mcp/excel/index.js';
-import { loadSuite } from '../config/load-suite.js';
+import { loadSuite, wholeSuite } from '../config/load-suite.js';
 import type { JSONSchema } from '../contracts/json-schema.js';
 import { checkAgainstSchema, checkWithAjv } from './schema-check.js';
 import { compileSubset, type FormatTable } from './schema-subset.js';
@@ -31,7 +31,7 @@ function bundledSchemas(): JSONSchema[] {
     ...['excel', 'economist', 'coder'].map((s) => join(ROOT, 'suites', `${s}.yaml`)),
   ];
   for (const file of files) {
-    const { suite } = loadSuite(file);
+    const suite = wholeSuite(loadSuite(file));
     for (const t of suite.tools ?? []) out.push(t.inputSchema);
     for (const c of suite.cases) for (const t of c.functions ?? []) out.push(t.inputSchema);
   }

@@ -1,6 +1,7 @@
 import { ServerPool } from '../catalog/server-pool.js';
 import { filterTools } from '../catalog/tool-filter.js';
 import type { LoadedSuite } from '../config/load-suite.js';
+import { firstCase } from '../config/suite-cases.js';
 import type { ParseContext } from '../contracts/parse.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
@@ -46,7 +47,7 @@ export class CaseTools {
     if (!this.catalog) {
       this.pool = new ServerPool();
       const pool = this.pool;
-      const first = this.loaded.suite.cases[0] as SuiteCase;
+      const first = firstCase(this.loaded.cases) as SuiteCase;
       const probe = { ...first, functions: undefined };
       this.catalog = pool
         .openCase({ ...this.loaded, suite: { ...this.loaded.suite, tools: [] } }, probe)

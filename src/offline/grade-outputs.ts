@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadedSuite } from '../config/load-suite.js';
+import { casesById } from '../config/suite-cases.js';
 import type { Grade, Grader } from '../contracts/grade.js';
 import type { Protocol } from '../contracts/model.js';
 import type { SuiteCase } from '../contracts/suite.js';
@@ -88,10 +89,10 @@ async function* numberedLines(file: string, label: string): AsyncGenerator<{ fir
 export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutputsResult> {
   const { suite } = input.suite;
   const label = input.outputsLabel ?? input.outputsFile;
-  const cases = new Map(suite.cases.map((c) => [c.id, c]));
+  const cases = casesById(input.suite.cases);
   const { shard } = input;
   /** Whether a case's lines are graded here (always, without a shard). */
-  const mine = shard ? new Set(suite.cases.filter((c) => inShard(shard, suite.name, c.id)).map((c) => c.id)) : null;
+  const mine = shard ? new Set([...cases.keys()].filter((id) => inShard(shard, suite.name, id))) : null;
   const models: string[] = [];
   let planned = 0;
   const seen = new Set<string>();
@@ -124,7 +125,7 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
     ...input.header,
     strategies: [{ label: input.renderer, name: 'recorded', options: {} }],
     providers: models.map((m) => ({ label: m, id: m, simulated: false })),
-    suites: [{ name: suite.name, file: input.suite.file, cases: suite.cases.length }],
+    suites: [{ name: suite.name, file: input.suite.file, cases: input.suite.cases.count }],
     plannedCases: planned,
   };
   // Created only now: a file with a bad line leaves no empty run folder behind.

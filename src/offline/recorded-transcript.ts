@@ -1,4 +1,5 @@
 import type { LoadedSuite } from '../config/load-suite.js';
+import { findCase } from '../config/suite-cases.js';
 import type { Protocol } from '../contracts/model.js';
 import type { ParseContext } from '../contracts/parse.js';
 import type { Transcript, Turn } from '../contracts/transcript.js';
@@ -18,7 +19,8 @@ export function protocolFlag(flag: string): Protocol {
 
 /** The text protocol a suite's recorded replies are read in by default: python-call for a suite imported from BFCL, else xml-tags. */
 export function textProtocolOf(loaded: LoadedSuite): Protocol {
-  const imported = loaded.suite.name.startsWith('bfcl') || loaded.suite.cases.some((c) => c.functions);
+  const imported =
+    loaded.suite.name.startsWith('bfcl') || findCase(loaded.cases, (c) => c.functions !== undefined) !== undefined;
   return imported ? 'python-call' : 'xml-tags';
 }
 

@@ -4,6 +4,7 @@ import { ServerPool } from '../catalog/server-pool.js';
 import type { Config, RendererEntry } from '../config/config-schema.js';
 import { resolveSuitePath } from '../config/load-config.js';
 import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
+import { casesById, firstCase } from '../config/suite-cases.js';
 import type { Grade } from '../contracts/grade.js';
 import type { Catalog, ToolDef } from '../contracts/tool.js';
 import type { Transcript } from '../contracts/transcript.js';
@@ -95,7 +96,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
     let p = live.get(s.suite.name);
     if (!p) {
       p = (async () => {
-        const first = s.suite.cases[0];
+        const first = firstCase(s.cases);
         if (!first) return { tools: [], source: 'inline' as const, hash: '' };
         const session = await pool.openCase(s, first);
         await session.release();
@@ -114,7 +115,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
     writer.write(out);
     for await (const record of caseRecords(source, seen)) {
       const suite = suites.get(record.suite);
-      const c = suite?.suite.cases.find((x) => x.id === record.case);
+      const c = suite ? casesById(suite.cases).get(record.case) : undefined;
       if (record.error || !suite || !c) {
         if (!record.error) notes.push(`${record.key}: case no longer in the suite; grades kept`);
         writer.write(record);

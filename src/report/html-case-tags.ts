@@ -1,11 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { readYaml } from '../config/fast-yaml.js';
+import { parseYamlPart, readYaml, splitTopLevelSequencesOfBytes } from '../config/fast-yaml.js';
 import type { RunHeader } from '../run-log/schema.js';
+
+type CaseItem = { id?: unknown; tags?: unknown } | null | undefined;
 
 /**
  * Tags of the run's cases (`suite/case` → tags), read from the suite files the header names, for the report's case
- * search. Best effort: a suite file that moved or does not parse gives no tags (the cases are still listed).
+ * search. Best effort: a suite file that moved or does not parse gives no tags (the cases are still listed). A large
+ * suite is read a batch of cases at a time, keeping the tags only; a file that never says `tags` is not parsed.
  */
 export function loadCaseTags(header: RunHeader): Map<string, string[]> {
   const tags = new Map<string, string[]>();
@@ -14,8 +17,9 @@ export function loadCaseTags(header: RunHeader): Map<string, string[]> {
     const file = candidates.find((f) => existsSync(f));
     if (!file) continue;
     try {
-      const doc = readYaml(readFileSync(file, 'utf8')) as { cases?: { id?: unknown; tags?: unknown }[] } | null;
-      for (const c of doc?.cases ?? []) {
+      const bytes = readFileSync(file);
+      if (!bytes.includes('tags')) continue;
+      for (const c of caseItems(bytes)) {
         if (typeof c?.id !== 'string' || !Array.isArray(c.tags)) continue;
         tags.set(
           `${s.name}/${c.id}`,
@@ -27,4 +31,18 @@ export function loadCaseTags(header: RunHeader): Map<string, string[]> {
     }
   }
   return tags;
+}
+
+/** A suite file's cases: batch by batch from a block-style `cases:` list, else from the whole document. */
+function* caseItems(bytes: Buffer): Generator<CaseItem> {
+  const region = splitTopLevelSequencesOfBytes(bytes).regions.find((r) => r.key === 'cases');
+  if (!region) {
+    const doc = readYaml(bytes.toString('utf8')) as { cases?: CaseItem[] } | null;
+    yield* doc?.cases ?? [];
+    return;
+  }
+  for (const b of region.batches) {
+    const items = parseYamlPart(bytes.toString('utf8', b.start, b.end));
+    if (Array.isArray(items)) yield* items as CaseItem[];
+  }
 }

@@ -17,7 +17,7 @@ export function planKey(suite: string, caseId: string, renderer: string, provide
 }
 
 export function planSize(suites: LoadedSuite[], strategies: number, providers: number, repeats: number): number {
-  return suites.reduce((n, s) => n + s.suite.cases.length, 0) * strategies * providers * repeats;
+  return suites.reduce((n, s) => n + s.cases.count, 0) * strategies * providers * repeats;
 }
 
 /**
@@ -32,7 +32,7 @@ export function* plan(
 ): Generator<PlanItem> {
   for (let repeat = 0; repeat < repeats; repeat++) {
     for (const suite of suites) {
-      for (const c of suite.suite.cases) {
+      for (const c of suite.cases) {
         for (const strategy of strategies) {
           for (const provider of providers) {
             yield {

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { loadSuite as loadSuiteFile } from '../../../src/config/load-suite.js';
+import { loadSuite as loadSuiteFile, wholeSuite } from '../../../src/config/load-suite.js';
 import type { Suite } from '../../../src/config/suite-schema.js';
 
 /**
@@ -48,7 +48,7 @@ export async function connectInMemory(server: Server): Promise<Connected> {
 
 /** A bundled suite through the product's own loader (schema plus semantic checks: unique ids, known servers). */
 export function loadSuite(path: string): Suite {
-  return loadSuiteFile(path).suite;
+  return wholeSuite(loadSuiteFile(path));
 }
 
 /** The arguments an oracle would send: the first allowed value of each parameter, omitting "" (= may be omitted). */
