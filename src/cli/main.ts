@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { redactText } from '../../providers/shared/redact.js';
+import { boundHeapGrowth } from './heap-growth.js';
 
 // A reader that goes away (`toolgauge eval | head -3`, a closed terminal, a CI log that stops reading) makes the
 // next write to stdout or stderr fail with EPIPE; unhandled, that error would kill the run half-way with exit code 1
@@ -18,6 +19,9 @@ process.on('unhandledRejection', (reason) => {
   }
   process.exit(3);
 });
+
+// An eval's memory is meant to stay flat in the number of cases; keep V8 from letting garbage pile up far past it.
+boundHeapGrowth();
 
 const { main } = await import('./program.js');
 await main(process.argv);
