@@ -115,10 +115,7 @@ function sameMessages(messages: readonly unknown[], expected: readonly unknown[]
 /** Whether a field holds a value the log holds (JSON leaves out an undefined one). */
 const present = (v: unknown) => v !== undefined;
 
-/** Every rule a writer may use. */
-const ALL_RULES = Object.values(RULES).join('');
-
-/** Grade blobs one writer makes at most, and grades it remembers having seen once: a reader keeps every blob. */
+/** Grade blobs one writer makes at most, and reasons of grades it remembers: a reader keeps every blob. */
 const MAX_GRADE_BLOBS = 1024;
 const MAX_GRADES_SEEN = 4096;
 
@@ -130,9 +127,9 @@ export class BlobEncoder {
   private readonly written = new Map<string, string>();
   /** Rule m needs the run's seed: from the header of the log written (useHeader). */
   private seed: number | undefined;
-  /** Grades written as blobs (their JSON → hash), and grades seen once (a grade is a blob from its second time on). */
-  private readonly gradeBlobs = new Map<string, string>();
-  private readonly gradesSeen = new Set<string>();
+  /** Grades met, by reason: null when met once, else the grade a blob holds and its hash (see encodeGrades). */
+  private readonly gradesByReason = new Map<string, { grade: unknown; hash: string } | null>();
+  private gradeBlobs = 0;
 
   constructor(private readonly blob: (line: BlobLine) => void) {}
 
@@ -156,168 +153,243 @@ export class BlobEncoder {
 
   /**
    * The record as format 2 writes it (a new object; the record is not changed). A record that holds `packed`
-   * already is in the written form (read raw from a log) and goes out as it is.
+   * already is in the written form (read raw from a log) and goes out as it is. A field left out is set to undefined
+   * in the copy (the JSON writer leaves it out): copying by spread and no `delete` keeps the objects fast to write.
    */
   encode(record: CaseRecord): Record<string, unknown> {
     if (Object.hasOwn(record, 'packed')) return record;
-    let allowed = ALL_RULES;
+    // Grades first, once: whether a grade is a blob does not depend on the other rules.
+    const grades = Array.isArray(record.grades) ? this.encodeGrades(record.grades) : undefined;
+    let allowed = ALL;
     for (;;) {
-      const out = this.encodeWith(record, allowed);
-      if (out.conflict === '') return out.record;
+      this.used = 0;
+      this.lacking = 0;
+      const out = this.encodeWith(record, allowed, grades);
+      const conflict = this.used & this.lacking;
+      if (conflict === 0) return out;
       // A turn lacks a field that a rule used on another turn would give it on read: encode without that rule.
-      allowed = [...allowed].filter((r) => !out.conflict.includes(r)).join('');
+      allowed &= ~conflict;
     }
   }
 
-  private encodeWith(record: CaseRecord, allowed: string): { record: Record<string, unknown>; conflict: string } {
-    const used = new Set<string>();
-    const lacking = new Set<string>();
-    const use = (rule: string, applies: boolean) => {
-      if (!applies || !allowed.includes(rule)) return false;
-      used.add(rule);
-      return true;
+  /** Rules used, and rules a turn cannot take (it lacks the field the rule would restore), of the record encoded. */
+  private used = 0;
+  private lacking = 0;
+  private allowed = ALL;
+
+  private use(rule: number, applies: boolean): boolean {
+    if (!applies || (this.allowed & rule) === 0) return false;
+    this.used |= rule;
+    return true;
+  }
+
+  private encodeWith(
+    record: CaseRecord,
+    allowed: number,
+    grades: { grades: unknown[]; refs: boolean } | undefined,
+  ): Record<string, unknown> {
+    this.allowed = allowed;
+    const keys = Object.keys(record);
+    const transcript = record.transcript as unknown;
+    const turns = isObject(transcript) && Array.isArray(transcript.turns) ? (transcript.turns as Turn[]) : undefined;
+    const out: Record<string, unknown> = {
+      ...record,
+      transcript: isObject(transcript) ? this.encodeTranscript(record, transcript, turns) : transcript,
     };
-    const out: Record<string, unknown> = {};
-    let prevKey = '';
-    const turns = isObject(record.transcript) && Array.isArray(record.transcript.turns) ? record.transcript.turns : [];
-    for (const [k, v] of Object.entries(record)) {
-      if (!present(v)) continue;
-      if (k === 'key' && use(RULES.key, prevKey === 'type' && v === keyOf(record))) {
-        // restored after `type`
-      } else if (k === 'usage' && use(RULES.usage, prevKey === 'durationMs' && isDerivedUsage(v, turns))) {
-        // restored after `durationMs`
-      } else if (k === 'transcript' && isObject(v)) {
-        out.transcript = this.encodeTranscript(record, v, use, lacking);
-      } else if (k === 'grades' && Array.isArray(v)) {
-        out.grades = this.encodeGrades(v, use, lacking);
-      } else out[k] = v;
-      prevKey = k;
-    }
-    const conflict = [...used].filter((r) => lacking.has(r)).join('');
-    if (used.size > 0) out.packed = [...used].join('');
-    return { record: out, conflict };
+    if (grades && this.use(BIT.g, grades.refs)) out.grades = grades.grades;
+    if (this.use(BIT.k, keys[0] === 'type' && keys[1] === 'key' && record.key === keyOf(record))) out.key = undefined;
+    if (turns && this.use(BIT.u, after(record, keys, 'usage', 'durationMs') && isDerivedUsage(record.usage, turns)))
+      out.usage = undefined;
+    if (this.used !== 0) out.packed = rulesOf(this.used);
+    return out;
   }
 
   private encodeTranscript(
     record: CaseRecord,
     transcript: Record<string, unknown>,
-    use: (rule: string, applies: boolean) => boolean,
-    lacking: Set<string>,
+    turns: Turn[] | undefined,
   ): Record<string, unknown> {
-    const turns = transcript.turns;
-    const out: Record<string, unknown> = {};
-    let prevKey = '';
-    for (const [k, v] of Object.entries(transcript)) {
-      if (!present(v)) continue;
-      if (k === 'turns' && Array.isArray(v)) out.turns = this.encodeTurns(record, v, use, lacking);
-      else if (
-        k === 'finalText' &&
-        Array.isArray(turns) &&
-        use(RULES.finalText, prevKey === 'turns' && v === finalTextOf(turns))
-      ) {
-        // restored after `turns`
-      } else out[k] = v;
-      prevKey = k;
+    if (!turns) return transcript;
+    const out: Record<string, unknown> = { ...transcript, turns: this.encodeTurns(record, turns) };
+    const f = transcript.finalText;
+    if (
+      typeof f === 'string' &&
+      this.use(BIT.f, f === finalTextOf(turns) && after(transcript, Object.keys(transcript), 'finalText', 'turns'))
+    )
+      out.finalText = undefined;
+    return out;
+  }
+
+  private encodeTurns(record: CaseRecord, turns: unknown[]): unknown[] {
+    let prev: Record<string, unknown> | undefined;
+    const out = new Array<unknown>(turns.length);
+    for (let i = 0; i < turns.length; i++) {
+      const turn = turns[i];
+      const previous = prev;
+      prev = isObject(turn) ? turn : undefined;
+      out[i] = isObject(turn) && isObject(turn.request) ? this.encodeTurn(record, turn, i, previous) : turn;
     }
     return out;
   }
 
-  private encodeTurns(
+  private encodeTurn(
     record: CaseRecord,
-    turns: unknown[],
-    use: (rule: string, applies: boolean) => boolean,
-    lacking: Set<string>,
-  ): unknown[] {
-    let prev: Record<string, unknown> | undefined;
-    return turns.map((turn, i) => {
-      const previous = prev;
-      prev = isObject(turn) ? turn : undefined;
-      if (!isObject(turn) || !isObject(turn.request)) return turn;
-      const request = turn.request;
-      const entries = Object.entries(request);
-      let last = entries.length - 1;
-      while (last >= 0 && !present(entries[last]?.[1])) last--;
-      if (!present(request.meta)) lacking.add(RULES.meta);
-      if (!present(request.protocol)) lacking.add(RULES.protocol);
-      if (i > 0 && !present(request.messages)) lacking.add(RULES.fedBack);
-      const out: Record<string, unknown> = {};
-      let toolsChars: number | undefined;
-      let prevKey = '';
-      for (const [j, [k, v]] of entries.entries()) {
-        if (!present(v)) continue;
-        if (k === 'system' && typeof v === 'string' && v.length >= MIN_BLOB_CHARS) out.systemRef = this.ref(v);
-        else if (k === 'tools' && Array.isArray(v) && v.length > 0) {
-          const text = jsonText(v) as string;
-          toolsChars = text.length;
-          out.toolsRef = this.ref(text);
-        } else if (k === 'messages' && Array.isArray(v)) {
-          const prior = isObject(previous?.request) ? previous.request.messages : undefined;
-          if (use(RULES.fedBack, i > 0 && prevKey === 'system' && sameMessages(v, continuationOf(previous)))) {
-            // restored after `system`
-          } else if (
-            Array.isArray(prior) &&
-            prior.length > 0 &&
-            prior.length <= v.length &&
-            sameMessages(v.slice(0, prior.length), prior)
-          ) {
-            out.priorMessages = prior.length;
-            out.messages = v.slice(prior.length);
-          } else out.messages = v;
-        } else if (k === 'protocol' && use(RULES.protocol, v === record.protocol && prevKey === 'messages')) {
-          // restored after `messages`
-        } else if (k === 'meta' && use(RULES.meta, j === last && isDerivedMeta(v, record, this.seed, turn.index))) {
-          // restored last
-        } else out[k] = v;
-        prevKey = k;
-      }
-      const response = turn.response as Turn['response'];
-      let encoded: unknown = response;
-      if (isObject(response)) {
-        if (!present(response.raw)) lacking.add(RULES.simEnvelope);
-        if (use(RULES.simEnvelope, record.simulated === true && isSimEnvelope(response, request, toolsChars))) {
-          encoded =
-            response.toolCalls.length > 0
-              ? { text: response.text, toolCalls: response.toolCalls }
-              : { text: response.text };
-        } else encoded = encodeResponse(response);
-      }
-      return { ...turn, request: out, response: encoded };
-    });
+    turn: Record<string, unknown>,
+    i: number,
+    previous: Record<string, unknown> | undefined,
+  ): Record<string, unknown> {
+    const request = turn.request as Record<string, unknown>;
+    if (!present(request.meta)) this.lacking |= BIT.m;
+    if (!present(request.protocol)) this.lacking |= BIT.p;
+    if (i > 0 && !present(request.messages)) this.lacking |= BIT.c;
+    const entries = Object.entries(request);
+    let last = entries.length - 1;
+    while (last >= 0 && !present(entries[last]?.[1])) last--;
+    const out: Record<string, unknown> = {};
+    let toolsChars: number | undefined;
+    let prevKey = '';
+    for (let j = 0; j < entries.length; j++) {
+      const [k, v] = entries[j] as [string, unknown];
+      if (!present(v)) continue;
+      if (k === 'system' && typeof v === 'string' && v.length >= MIN_BLOB_CHARS) out.systemRef = this.ref(v);
+      else if (k === 'tools' && Array.isArray(v) && v.length > 0) {
+        const text = jsonText(v) as string;
+        toolsChars = text.length;
+        out.toolsRef = this.ref(text);
+      } else if (k === 'messages' && Array.isArray(v)) {
+        const prior = isObject(previous?.request) ? previous.request.messages : undefined;
+        if (this.use(BIT.c, i > 0 && prevKey === 'system' && sameMessages(v, continuationOf(previous)))) {
+          // restored after `system`
+        } else if (
+          Array.isArray(prior) &&
+          prior.length > 0 &&
+          prior.length <= v.length &&
+          sameMessages(v.slice(0, prior.length), prior)
+        ) {
+          out.priorMessages = prior.length;
+          out.messages = v.slice(prior.length);
+        } else out.messages = v;
+      } else if (k === 'protocol' && this.use(BIT.p, v === record.protocol && prevKey === 'messages')) {
+        // restored after `messages`
+      } else if (k === 'meta' && this.use(BIT.m, j === last && isDerivedMeta(v, record, this.seed, turn.index))) {
+        // restored last
+      } else out[k] = v;
+      prevKey = k;
+    }
+    const response = turn.response as Turn['response'];
+    let encoded: unknown = response;
+    if (isObject(response)) {
+      if (!present(response.raw)) this.lacking |= BIT.s;
+      if (this.use(BIT.s, record.simulated === true && isSimEnvelope(response, request, toolsChars)))
+        encoded =
+          response.toolCalls.length > 0
+            ? { text: response.text, toolCalls: response.toolCalls }
+            : { text: response.text };
+      else encoded = encodeResponse(response);
+    }
+    return { ...turn, request: out, response: encoded };
   }
 
-  /** Grades, a grade this writer has met before given as the hash of a blob holding it. */
-  private encodeGrades(
-    grades: unknown[],
-    use: (rule: string, applies: boolean) => boolean,
-    lacking: Set<string>,
-  ): unknown[] {
-    if (grades.some((g) => typeof g === 'string')) {
-      lacking.add(RULES.gradeRefs);
-      return grades;
+  /*
+   * Grades, each met before in this log given as the hash of a blob holding it. Grades are looked up by their reason
+   * (a short string), then compared field by field with the grade the blob holds: a grade met once is never written
+   * as JSON twice, and a repeated one costs a comparison rather than a serialisation. A grade whose reason was met
+   * before but that differs from the blob of that reason becomes that reason's blob in turn.
+   */
+  private encodeGrades(grades: unknown[]): { grades: unknown[]; refs: boolean } {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < grades.length; i++) {
+      const grade = grades[i];
+      if (typeof grade === 'string') {
+        this.lacking |= BIT.g; // (never in a record; a string would read as a reference)
+        return { grades, refs: false };
+      }
+      const reason = isObject(grade) ? grade.reason : undefined;
+      if (typeof reason !== 'string') continue;
+      const known = this.gradesByReason.get(reason);
+      let hash: string | undefined;
+      if (known === undefined) {
+        if (this.gradesByReason.size >= MAX_GRADES_SEEN) this.gradesByReason.clear();
+        this.gradesByReason.set(reason, null);
+      } else if (known !== null && sameJson(grade, known.grade)) hash = known.hash;
+      else if (this.gradeBlobs < MAX_GRADE_BLOBS) {
+        const text = gradeText(grade as unknown as Grade);
+        if (text !== undefined) {
+          hash = this.ref(text);
+          this.gradeBlobs++;
+          this.gradesByReason.set(reason, { grade: JSON.parse(text), hash });
+        }
+      }
+      if (hash === undefined) continue;
+      out ??= [...grades];
+      out[i] = hash;
     }
-    let refs = false;
-    const out = grades.map((grade) => {
-      const text = gradeText(grade as Grade);
-      if (text === undefined) return grade;
-      const known = this.gradeBlobs.get(text);
-      if (known !== undefined) {
-        refs = true;
-        return known;
-      }
-      if (!this.gradesSeen.has(text)) {
-        if (this.gradesSeen.size >= MAX_GRADES_SEEN) this.gradesSeen.clear();
-        this.gradesSeen.add(text);
-        return grade;
-      }
-      if (this.gradeBlobs.size >= MAX_GRADE_BLOBS) return grade;
-      this.gradesSeen.delete(text);
-      const hash = this.ref(text);
-      this.gradeBlobs.set(text, hash);
-      refs = true;
-      return hash;
-    });
-    return use(RULES.gradeRefs, refs) ? out : grades;
+    return { grades: out ?? grades, refs: out !== undefined };
   }
+}
+
+/**
+ * Whether `a` is written as exactly the JSON of `b`, a value read from JSON (same keys in the same order, same
+ * values). Conservative: a value JSON would write differently from how it holds it (undefined, a Date) is unequal.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  try {
+    return sameJsonValue(a, b);
+  } catch {
+    return false; // nested too deep to compare: written whole
+  }
+}
+
+function sameJsonValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJsonValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i] as string;
+    if (k !== kb[i] || !sameJsonValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+      return false;
+  }
+  return true;
+}
+
+/** Whether the field `key` follows `before` among the fields the record holds (where the decoder puts it back). */
+function after(v: Record<string, unknown>, keys: readonly string[], key: string, before: string): boolean {
+  let i = keys.indexOf(key);
+  if (i < 0) return false;
+  while (--i >= 0) {
+    const k = keys[i] as string;
+    if (present(v[k])) return k === before;
+  }
+  return false;
+}
+
+/** The rules' bits, in one order: the letters of RULES. */
+const LETTERS_IN_ORDER = [
+  RULES.key,
+  RULES.usage,
+  RULES.finalText,
+  RULES.meta,
+  RULES.protocol,
+  RULES.fedBack,
+  RULES.simEnvelope,
+  RULES.gradeRefs,
+];
+const BIT = { k: 1, u: 2, f: 4, m: 8, p: 16, c: 32, s: 64, g: 128 } as const;
+const ALL = 255;
+
+/** The `packed` field of a record that used the rules `bits`. */
+function rulesOf(bits: number): string {
+  let s = '';
+  for (let b = 0; b < LETTERS_IN_ORDER.length; b++) if (bits & (1 << b)) s += LETTERS_IN_ORDER[b];
+  return s;
 }
 
 /** Reads blob lines and resolves the references of the records after them. Holds one text per distinct blob. */

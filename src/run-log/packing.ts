@@ -203,14 +203,24 @@ export function usageOf(turns: readonly unknown[]): CaseRecord['usage'] {
   return usage;
 }
 
-/** Whether the record's usage is exactly usageOf(its turns), as JSON. */
+/** Whether the record's usage is exactly usageOf(its turns), as JSON (same keys in the same order, same numbers). */
 export function isDerivedUsage(usage: unknown, turns: readonly Turn[]): boolean {
   if (!isObject(usage)) return false;
   for (const t of turns) {
     const u = isObject(t) && isObject(t.response) ? t.response.usage : undefined;
     if (u !== undefined && !isObject(u)) return false;
   }
-  return JSON.stringify(usage) === JSON.stringify(usageOf(turns));
+  const derived = usageOf(turns) as Record<string, unknown>;
+  const keys = Object.keys(usage);
+  const expected = Object.keys(derived);
+  if (keys.length !== expected.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
+    const v = usage[k];
+    // a number JSON writes as null (NaN, Infinity) is never left out
+    if (k !== expected[i] || typeof v !== 'number' || !Number.isFinite(v) || v !== derived[k]) return false;
+  }
+  return true;
 }
 
 /** Rule f: the text of the last reply. */
