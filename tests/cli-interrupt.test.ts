@@ -52,6 +52,8 @@ describe('Ctrl-C during a run', () => {
     // Records that ended in an infrastructure fault are not finished: one for a case not yet run, and one repeating a
     // finished case's key. Resuming drops both, reruns the first, and keeps the finished one once.
     const errored = withErrorRecords(log, new Set(kept.map((k) => k.key)));
+    const injected = readRecords(log).filter((r): r is CaseRecord => r.type === 'case' && r.error !== undefined);
+    expect(injected.map((r) => r.key)).toEqual([errored, kept[0]?.key]);
 
     const resumed = await runCli(['eval', '--resume', dir]);
     expect(resumed.code).toBe(0);
