@@ -6,6 +6,7 @@ import {
   continuationOf,
   finalTextOf,
   gradeText,
+  isDerivedKey,
   isDerivedMeta,
   isDerivedUsage,
   isObject,
@@ -115,9 +116,12 @@ function sameMessages(messages: readonly unknown[], expected: readonly unknown[]
 /** Whether a field holds a value the log holds (JSON leaves out an undefined one). */
 const present = (v: unknown) => v !== undefined;
 
-/** Grade blobs one writer makes at most, and reasons of grades it remembers: a reader keeps every blob. */
+/** Grade blobs one writer makes at most (a reader keeps every blob), graders it keeps slots for, slots a grader has. */
 const MAX_GRADE_BLOBS = 1024;
-const MAX_GRADES_SEEN = 4096;
+const MAX_GRADERS = 64;
+const GRADE_SLOTS = 8;
+/** Grades of one grader over which its share found in a slot is told (under an eighth: it is not looked for a while). */
+const GRADE_WINDOW = 256;
 
 /**
  * Encodes records for format 2 and remembers which blobs this log holds already; `blob` is called with each blob
@@ -127,8 +131,8 @@ export class BlobEncoder {
   private readonly written = new Map<string, string>();
   /** Rule m needs the run's seed: from the header of the log written (useHeader). */
   private seed: number | undefined;
-  /** Grades met, by reason: null when met once, else the grade a blob holds and its hash (see encodeGrades). */
-  private readonly gradesByReason = new Map<string, { grade: unknown; hash: string } | null>();
+  /** The grades each grader gave last, a blob's hash with those written as blobs (see encodeGrades). */
+  private readonly gradeSlots = new Map<string, GradeSlots>();
   private gradeBlobs = 0;
 
   constructor(private readonly blob: (line: BlobLine) => void) {}
@@ -189,19 +193,53 @@ export class BlobEncoder {
     grades: { grades: unknown[]; refs: boolean } | undefined,
   ): Record<string, unknown> {
     this.allowed = allowed;
-    const keys = Object.keys(record);
     const transcript = record.transcript as unknown;
     const turns = isObject(transcript) && Array.isArray(transcript.turns) ? (transcript.turns as Turn[]) : undefined;
-    const out: Record<string, unknown> = {
-      ...record,
-      transcript: isObject(transcript) ? this.encodeTranscript(record, transcript, turns) : transcript,
+    const encodedTranscript = isObject(transcript) ? this.encodeTranscript(record, transcript, turns) : transcript;
+    const encodedGrades = grades && this.use(BIT.g, grades.refs) ? grades.grades : record.grades;
+    const runnerOrder = inOrder(record, RECORD_FIELDS);
+    const omitKey = this.use(
+      BIT.k,
+      isDerivedKey(record.key, record) && (runnerOrder ? present(record.type) : follows(record, 'key', 'type')),
+    );
+    const omitUsage =
+      turns !== undefined &&
+      this.use(
+        BIT.u,
+        isDerivedUsage(record.usage, turns) &&
+          (runnerOrder ? present(record.durationMs) : follows(record, 'usage', 'durationMs')),
+      );
+    const packed = this.used !== 0 ? rulesOf(this.used) : undefined;
+    if (!runnerOrder) {
+      const out: Record<string, unknown> = { ...record, transcript: encodedTranscript, grades: encodedGrades };
+      if (omitKey) out.key = undefined;
+      if (omitUsage) out.usage = undefined;
+      if (packed) out.packed = packed;
+      return out;
+    }
+    // The fields in the runner's order, written as one literal: a copy by spread that then takes a new field
+    // (`packed`) cost more than the rest of the packing together.
+    return {
+      type: record.type,
+      key: omitKey ? undefined : record.key,
+      suite: record.suite,
+      case: record.case,
+      renderer: record.renderer,
+      provider: record.provider,
+      simulated: record.simulated,
+      repeat: record.repeat,
+      protocol: record.protocol,
+      catalogHash: record.catalogHash,
+      catalogDrift: record.catalogDrift,
+      promptTokens: record.promptTokens,
+      transcript: encodedTranscript,
+      grades: encodedGrades,
+      startedAt: record.startedAt,
+      durationMs: record.durationMs,
+      usage: omitUsage ? undefined : record.usage,
+      error: record.error,
+      packed,
     };
-    if (grades && this.use(BIT.g, grades.refs)) out.grades = grades.grades;
-    if (this.use(BIT.k, keys[0] === 'type' && keys[1] === 'key' && record.key === keyOf(record))) out.key = undefined;
-    if (turns && this.use(BIT.u, after(record, keys, 'usage', 'durationMs') && isDerivedUsage(record.usage, turns)))
-      out.usage = undefined;
-    if (this.used !== 0) out.packed = rulesOf(this.used);
-    return out;
   }
 
   private encodeTranscript(
@@ -210,13 +248,19 @@ export class BlobEncoder {
     turns: Turn[] | undefined,
   ): Record<string, unknown> {
     if (!turns) return transcript;
-    const out: Record<string, unknown> = { ...transcript, turns: this.encodeTurns(record, turns) };
+    const encoded = this.encodeTurns(record, turns);
     const f = transcript.finalText;
-    if (
+    const runnerOrder = inOrder(transcript, TRANSCRIPT_FIELDS);
+    const omit =
       typeof f === 'string' &&
-      this.use(BIT.f, f === finalTextOf(turns) && after(transcript, Object.keys(transcript), 'finalText', 'turns'))
-    )
-      out.finalText = undefined;
+      this.use(
+        BIT.f,
+        f === finalTextOf(turns) &&
+          (runnerOrder ? present(transcript.turns) : follows(transcript, 'finalText', 'turns')),
+      );
+    if (runnerOrder) return { turns: encoded, finalText: omit ? undefined : f, stopReason: transcript.stopReason };
+    const out: Record<string, unknown> = { ...transcript, turns: encoded };
+    if (omit) out.finalText = undefined;
     return out;
   }
 
@@ -291,10 +335,13 @@ export class BlobEncoder {
   }
 
   /*
-   * Grades, each met before in this log given as the hash of a blob holding it. Grades are looked up by their reason
-   * (a short string), then compared field by field with the grade the blob holds: a grade met once is never written
-   * as JSON twice, and a repeated one costs a comparison rather than a serialisation. A grade whose reason was met
-   * before but that differs from the blob of that reason becomes that reason's blob in turn.
+   * Grades, each met before in this log given as the hash of a blob holding it. Each grader has a few slots holding
+   * the grades it gave last (a grade is compared with them field by field, its reason first, which tells most
+   * grades apart at once): a grade becomes a blob only when it equals one met before (no grade is written as JSON
+   * twice, no blob is used once), and a repeated one then costs a comparison rather than a serialisation. Keyed by
+   * the grader's name, not by the reason: hashing each grade's reason cost more than the grades blobs saved when
+   * most reasons differ (recorded replies graded offline). A slot holds the record's own grade until it becomes a
+   * blob (its JSON is written from the grade in hand), then the blob's text read back.
    */
   private encodeGrades(grades: unknown[]): { grades: unknown[]; refs: boolean } {
     let out: unknown[] | undefined;
@@ -304,28 +351,81 @@ export class BlobEncoder {
         this.lacking |= BIT.g; // (never in a record; a string would read as a reference)
         return { grades, refs: false };
       }
-      const reason = isObject(grade) ? grade.reason : undefined;
-      if (typeof reason !== 'string') continue;
-      const known = this.gradesByReason.get(reason);
-      let hash: string | undefined;
-      if (known === undefined) {
-        if (this.gradesByReason.size >= MAX_GRADES_SEEN) this.gradesByReason.clear();
-        this.gradesByReason.set(reason, null);
-      } else if (known !== null && sameJson(grade, known.grade)) hash = known.hash;
-      else if (this.gradeBlobs < MAX_GRADE_BLOBS) {
-        const text = gradeText(grade as unknown as Grade);
-        if (text !== undefined) {
-          hash = this.ref(text);
-          this.gradeBlobs++;
-          this.gradesByReason.set(reason, { grade: JSON.parse(text), hash });
-        }
+      if (!isObject(grade) || typeof grade.grader !== 'string' || typeof grade.reason !== 'string') continue;
+      let slots = this.gradeSlots.get(grade.grader);
+      if (slots === undefined) {
+        if (this.gradeSlots.size >= MAX_GRADERS) continue;
+        slots = { slot: [], next: 0, tried: 0, found: 0, skip: 0 };
+        this.gradeSlots.set(grade.grader, slots);
+      }
+      if (slots.skip > 0) {
+        slots.skip--;
+        continue;
+      }
+      const hash = this.gradeRef(grade, slots);
+      if (++slots.tried === GRADE_WINDOW) {
+        // Looking costs more than it saves for a grader whose grades seldom repeat (reasons naming each case's
+        // arguments): its next grades are written as they are, then it is given another window.
+        if (slots.found * 8 < GRADE_WINDOW) slots.skip = 16 * GRADE_WINDOW;
+        slots.tried = 0;
+        slots.found = 0;
       }
       if (hash === undefined) continue;
+      slots.found++;
       out ??= [...grades];
       out[i] = hash;
     }
     return { grades: out ?? grades, refs: out !== undefined };
   }
+
+  /** The hash of the blob holding `grade` when it equals a grade in `slots`; else it takes a slot. */
+  private gradeRef(grade: Record<string, unknown>, slots: GradeSlots): string | undefined {
+    const { slot } = slots;
+    for (let n = 0; n < slot.length; n++) {
+      const held = slot[n] as GradeSlot;
+      const other = held.grade as Record<string, unknown>;
+      if (grade.reason !== other.reason || grade.pass !== other.pass || !sameJson(grade, other)) continue;
+      if (held.hash !== undefined) return held.hash;
+      if (this.gradeBlobs >= MAX_GRADE_BLOBS) return undefined;
+      const text = gradeText(grade as unknown as Grade);
+      if (text === undefined) return undefined;
+      this.gradeBlobs++;
+      held.hash = this.ref(text);
+      held.grade = JSON.parse(text);
+      return held.hash;
+    }
+    if (slot.length < GRADE_SLOTS) {
+      slot.push({ grade, hash: undefined });
+      return undefined;
+    }
+    // Round robin over the slots, passing over those holding a blob while one does not.
+    for (let tries = 0; tries < GRADE_SLOTS; tries++) {
+      const held = slot[slots.next] as GradeSlot;
+      slots.next = (slots.next + 1) % GRADE_SLOTS;
+      if (held.hash === undefined || tries === GRADE_SLOTS - 1) {
+        held.grade = grade;
+        held.hash = undefined;
+        break;
+      }
+    }
+    return undefined;
+  }
+}
+
+interface GradeSlots {
+  slot: GradeSlot[];
+  /** The slot the next grade not held replaces. */
+  next: number;
+  /** Grades of this grader compared in the current window, and those found in a slot. */
+  tried: number;
+  found: number;
+  /** Grades of this grader to write without looking (a grader whose grades rarely repeat: see GRADE_WINDOW). */
+  skip: number;
+}
+
+interface GradeSlot {
+  grade: unknown;
+  hash: string | undefined;
 }
 
 /**
@@ -360,15 +460,51 @@ function sameJsonValue(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** Whether the field `key` follows `before` among the fields the record holds (where the decoder puts it back). */
-function after(v: Record<string, unknown>, keys: readonly string[], key: string, before: string): boolean {
-  let i = keys.indexOf(key);
-  if (i < 0) return false;
-  while (--i >= 0) {
-    const k = keys[i] as string;
-    if (present(v[k])) return k === before;
+/** Whether the field `key` follows `before` among the fields `v` holds (where the decoder puts it back). */
+function follows(v: Record<string, unknown>, key: string, before: string): boolean {
+  // for-in, not Object.keys: no array made (V8 walks its cached key list)
+  let prev = '';
+  for (const k in v) {
+    if (k === key) return prev === before;
+    if (v[k] !== undefined) prev = k;
   }
   return false;
+}
+
+/** A case record's fields in the order the runner writes them (run-case.ts), and a transcript's (agent-loop.ts). */
+const RECORD_FIELDS = new Map(
+  [
+    'type',
+    'key',
+    'suite',
+    'case',
+    'renderer',
+    'provider',
+    'simulated',
+    'repeat',
+    'protocol',
+    'catalogHash',
+    'catalogDrift',
+    'promptTokens',
+    'transcript',
+    'grades',
+    'startedAt',
+    'durationMs',
+    'usage',
+    'error',
+  ].map((k, i) => [k, i]),
+);
+const TRANSCRIPT_FIELDS = new Map(['turns', 'finalText', 'stopReason'].map((k, i) => [k, i]));
+
+/** Whether every field of `v` is one of `fields`, in that order (some may be absent). */
+function inOrder(v: Record<string, unknown>, fields: Map<string, number>): boolean {
+  let last = -1;
+  for (const k in v) {
+    const i = fields.get(k);
+    if (i === undefined || i <= last) return false;
+    last = i;
+  }
+  return true;
 }
 
 /** The rules' bits, in one order: the letters of RULES. */

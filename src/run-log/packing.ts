@@ -49,6 +49,32 @@ export function keyOf(r: Partial<Record<'suite' | 'case' | 'renderer' | 'provide
   return `${String(r.suite)}/${String(r.case)}|${String(r.renderer)}|${String(r.provider)}|${String(r.repeat)}`;
 }
 
+/** Whether `key` is keyOf(r), told without making the key (the writer asks for every record). */
+export function isDerivedKey(
+  key: unknown,
+  r: Partial<Record<'suite' | 'case' | 'renderer' | 'provider' | 'repeat', unknown>>,
+): boolean {
+  const { suite, case: id, renderer, provider, repeat } = r;
+  if (typeof key !== 'string' || typeof suite !== 'string' || typeof id !== 'string') return false;
+  if (typeof renderer !== 'string' || typeof provider !== 'string' || typeof repeat !== 'number') return false;
+  const a = suite.length;
+  const b = a + 1 + id.length;
+  const c = b + 1 + renderer.length;
+  const d = c + 1 + provider.length;
+  return (
+    key.charCodeAt(a) === 47 && // '/'
+    key.charCodeAt(b) === 124 && // '|'
+    key.charCodeAt(c) === 124 &&
+    key.charCodeAt(d) === 124 &&
+    key.startsWith(suite) &&
+    key.startsWith(id, a + 1) &&
+    key.startsWith(renderer, b + 1) &&
+    key.startsWith(provider, c + 1) &&
+    key.endsWith(String(repeat)) &&
+    key.length === d + 1 + String(repeat).length
+  );
+}
+
 /** The run's seed as the header's effective config holds it; undefined when it holds none (rule m is then unused). */
 export function seedOf(header: unknown): number | undefined {
   const seed = isObject(header) && isObject(header.config) ? header.config.seed : undefined;
@@ -203,24 +229,44 @@ export function usageOf(turns: readonly unknown[]): CaseRecord['usage'] {
   return usage;
 }
 
-/** Whether the record's usage is exactly usageOf(its turns), as JSON (same keys in the same order, same numbers). */
+/**
+ * Whether the record's usage is exactly usageOf(its turns), as JSON (same keys in the same order, same numbers).
+ * Summed here without making the object: the writer asks for every record.
+ */
 export function isDerivedUsage(usage: unknown, turns: readonly Turn[]): boolean {
   if (!isObject(usage)) return false;
+  let input = 0;
+  let output = 0;
+  let cached = 0;
+  let cacheWrite: number | undefined;
   for (const t of turns) {
     const u = isObject(t) && isObject(t.response) ? t.response.usage : undefined;
-    if (u !== undefined && !isObject(u)) return false;
+    if (u === undefined) continue;
+    if (!isObject(u)) return false;
+    input += (u.input as number) ?? 0;
+    output += (u.output as number) ?? 0;
+    cached += (u.cached as number) ?? 0;
+    if (u.cacheWrite !== undefined) cacheWrite = (cacheWrite ?? 0) + (u.cacheWrite as number);
   }
-  const derived = usageOf(turns) as Record<string, unknown>;
-  const keys = Object.keys(usage);
-  const expected = Object.keys(derived);
-  if (keys.length !== expected.length) return false;
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i] as string;
+  let n = 0;
+  for (const k in usage) {
     const v = usage[k];
+    const expected =
+      n === 0
+        ? 'input'
+        : n === 1
+          ? 'output'
+          : n === 2
+            ? 'cached'
+            : n === 3 && cacheWrite !== undefined
+              ? 'cacheWrite'
+              : '';
     // a number JSON writes as null (NaN, Infinity) is never left out
-    if (k !== expected[i] || typeof v !== 'number' || !Number.isFinite(v) || v !== derived[k]) return false;
+    if (k !== expected || typeof v !== 'number' || !Number.isFinite(v)) return false;
+    if (v !== (n === 0 ? input : n === 1 ? output : n === 2 ? cached : cacheWrite)) return false;
+    n++;
   }
-  return true;
+  return n === (cacheWrite === undefined ? 3 : 4);
 }
 
 /** Rule f: the text of the last reply. */
