@@ -110,11 +110,15 @@ export function checkExpectations(
   firstIndex = 0,
 ): SemanticIssue[] {
   const issues: SemanticIssue[] = [];
+  let suiteWide: ReturnType<typeof offeredTools> | undefined;
   for (const [at0, testCase] of indexed(cases)) {
     const i = at0 + firstIndex;
     const calls = testCase.expect.calls ?? [];
     if (calls.length === 0) continue;
-    const { all, offered } = offeredTools(suite, testCase, tools);
+    // A case with neither its own functions nor its own filter offers the suite's tools, as every such case does.
+    const own = testCase.functions !== undefined || testCase.tools !== undefined;
+    if (!own) suiteWide ??= offeredTools(suite, testCase, tools);
+    const { all, offered } = own || !suiteWide ? offeredTools(suite, testCase, tools) : suiteWide;
     for (const [j, call] of calls.entries()) {
       const at: PropertyKey[] = ['cases', i, 'expect', 'calls', j];
       const tool = offered.find((t) => t.name === call.tool);
