@@ -287,8 +287,6 @@ export class BlobEncoder {
     if (!present(request.protocol)) this.lacking |= BIT.p;
     if (i > 0 && !present(request.messages)) this.lacking |= BIT.c;
     const entries = Object.entries(request);
-    let last = entries.length - 1;
-    while (last >= 0 && !present(entries[last]?.[1])) last--;
     const out: Record<string, unknown> = {};
     let toolsChars: number | undefined;
     let prevKey = '';
@@ -315,7 +313,10 @@ export class BlobEncoder {
         } else out.messages = v;
       } else if (k === 'protocol' && this.use(BIT.p, v === record.protocol && prevKey === 'messages')) {
         // restored after `messages`
-      } else if (k === 'meta' && this.use(BIT.m, j === last && isDerivedMeta(v, record, this.seed, turn.index))) {
+      } else if (
+        k === 'meta' &&
+        this.use(BIT.m, isDerivedMeta(v, record, this.seed, turn.index) && isLast(entries, j))
+      ) {
         // restored last
       } else out[k] = v;
       prevKey = k;
@@ -460,6 +461,12 @@ function sameJsonValue(a: unknown, b: unknown): boolean {
   return true;
 }
 
+/** Whether no field after the `j`th holds a value the log holds. */
+function isLast(entries: [string, unknown][], j: number): boolean {
+  for (let n = j + 1; n < entries.length; n++) if (present(entries[n]?.[1])) return false;
+  return true;
+}
+
 /** Whether the field `key` follows `before` among the fields `v` holds (where the decoder puts it back). */
 function follows(v: Record<string, unknown>, key: string, before: string): boolean {
   // for-in, not Object.keys: no array made (V8 walks its cached key list)
@@ -472,37 +479,36 @@ function follows(v: Record<string, unknown>, key: string, before: string): boole
 }
 
 /** A case record's fields in the order the runner writes them (run-case.ts), and a transcript's (agent-loop.ts). */
-const RECORD_FIELDS = new Map(
-  [
-    'type',
-    'key',
-    'suite',
-    'case',
-    'renderer',
-    'provider',
-    'simulated',
-    'repeat',
-    'protocol',
-    'catalogHash',
-    'catalogDrift',
-    'promptTokens',
-    'transcript',
-    'grades',
-    'startedAt',
-    'durationMs',
-    'usage',
-    'error',
-  ].map((k, i) => [k, i]),
-);
-const TRANSCRIPT_FIELDS = new Map(['turns', 'finalText', 'stopReason'].map((k, i) => [k, i]));
+const RECORD_FIELDS = [
+  'type',
+  'key',
+  'suite',
+  'case',
+  'renderer',
+  'provider',
+  'simulated',
+  'repeat',
+  'protocol',
+  'catalogHash',
+  'catalogDrift',
+  'promptTokens',
+  'transcript',
+  'grades',
+  'startedAt',
+  'durationMs',
+  'usage',
+  'error',
+];
+const TRANSCRIPT_FIELDS = ['turns', 'finalText', 'stopReason'];
 
 /** Whether every field of `v` is one of `fields`, in that order (some may be absent). */
-function inOrder(v: Record<string, unknown>, fields: Map<string, number>): boolean {
-  let last = -1;
+function inOrder(v: Record<string, unknown>, fields: readonly string[]): boolean {
+  // a walk along `fields` (property names are interned: each comparison is of two pointers), no lookup
+  let i = 0;
   for (const k in v) {
-    const i = fields.get(k);
-    if (i === undefined || i <= last) return false;
-    last = i;
+    while (i < fields.length && fields[i] !== k) i++;
+    if (i === fields.length) return false;
+    i++;
   }
   return true;
 }
@@ -521,12 +527,11 @@ const LETTERS_IN_ORDER = [
 const BIT = { k: 1, u: 2, f: 4, m: 8, p: 16, c: 32, s: 64, g: 128 } as const;
 const ALL = 255;
 
-/** The `packed` field of a record that used the rules `bits`. */
-function rulesOf(bits: number): string {
-  let s = '';
-  for (let b = 0; b < LETTERS_IN_ORDER.length; b++) if (bits & (1 << b)) s += LETTERS_IN_ORDER[b];
-  return s;
-}
+/** The `packed` field of a record that used the rules `bits` (made once per set of rules). */
+const PACKED = Array.from({ length: ALL + 1 }, (_, bits) =>
+  LETTERS_IN_ORDER.filter((_, b) => bits & (1 << b)).join(''),
+);
+const rulesOf = (bits: number): string => PACKED[bits] as string;
 
 /** Reads blob lines and resolves the references of the records after them. Holds one text per distinct blob. */
 export class BlobDecoder {
