@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { TagDefinition } from 'js-yaml';
+import type { FileBytes } from '../util/file-bytes.js';
 import { NOT_PLAIN, parsePlainYaml } from './plain-yaml.js';
 
 type JsYaml = typeof import('js-yaml');
@@ -108,6 +109,7 @@ export function parseYamlPart(text: string): unknown {
  * bytes). The scan looks at ASCII only (spaces, `-`, `#`, line ends, key characters), which UTF-8 keeps as it is.
  */
 interface ScanSource {
+  // FileBytes (src/util/file-bytes.ts) is one: offsets are byte offsets, texts decoded from UTF-8.
   readonly length: number;
   code(i: number): number;
   /** The offset of the next `\n` at or after `pos`, or the length. */
@@ -121,18 +123,6 @@ function stringSource(text: string): ScanSource {
     code: (i) => text.charCodeAt(i),
     lineEnd: (pos) => endOfLine(text, pos),
     text: (start, end) => text.slice(start, end),
-  };
-}
-
-function bytesSource(bytes: Buffer): ScanSource {
-  return {
-    length: bytes.length,
-    code: (i) => bytes[i] ?? Number.NaN,
-    lineEnd: (pos) => {
-      const nl = bytes.indexOf(10, pos);
-      return nl < 0 ? bytes.length : nl;
-    },
-    text: (start, end) => bytes.toString('utf8', start, end),
   };
 }
 
@@ -164,11 +154,11 @@ export function splitTopLevelSequences(text: string, splitBytes = FAST_YAML_SPLI
 }
 
 /**
- * {@link splitTopLevelSequences} on a file's UTF-8 bytes: the batches' offsets are byte offsets (a batch's text is
- * `bytes.toString('utf8', start, end)`), and the file is never one string.
+ * {@link splitTopLevelSequences} on a file, read through a window (`FileBytes`): the batches' offsets are byte offsets
+ * (a batch's text is `bytes.text(start, end)`), and the head is decoded.
  */
-export function splitTopLevelSequencesOfBytes(bytes: Buffer): SplitYaml {
-  return split(bytesSource(bytes), 0);
+export function splitTopLevelSequencesOfFile(bytes: FileBytes): SplitYaml {
+  return split(bytes, 0);
 }
 
 interface Region {

@@ -1,9 +1,10 @@
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Suite, SuiteCase } from '../contracts/suite.js';
+import { FileBytes } from '../util/file-bytes.js';
 import { which } from '../util/which.js';
 import { checkExpectations, toolsKnownAtLoad } from './check-expectations.js';
-import { parseYamlPart, splitTopLevelSequencesOfBytes } from './fast-yaml.js';
+import { parseYamlPart, splitTopLevelSequencesOfFile } from './fast-yaml.js';
 import { loadYamlFile, type SemanticIssue } from './load-yaml.js';
 import { type CaseBatch, casesOf, FileCases, type FileStamp, type SuiteCases } from './suite-cases.js';
 import { CaseSchema, SuiteSchema } from './suite-schema.js';
@@ -54,24 +55,31 @@ export function loadSuite(file: string, options: LoadSuiteOptions = {}): LoadedS
  * has (a valid file gives the same cases either way).
  */
 function loadLargeSuite(file: string, streamBytes: number): LoadedSuite | undefined {
-  let bytes: Buffer;
-  let stamp: FileStamp;
+  let bytes: FileBytes;
   try {
-    const fd = openSync(file, 'r');
-    try {
-      const st = fstatSync(fd);
-      if (st.size < streamBytes) return undefined;
-      stamp = { size: st.size, mtimeMs: st.mtimeMs };
-      bytes = readFileSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    const st = statSync(file);
+    if (!st.isFile() || st.size < streamBytes) return undefined;
+    bytes = new FileBytes(file);
   } catch {
     return undefined; // the whole-file loader names the problem
   }
-  if (bytes.length !== stamp.size || startsWithBrace(bytes)) return undefined;
-  const { head: headText, regions } = splitTopLevelSequencesOfBytes(bytes);
-  const textOf = (b: { start: number; end: number }) => bytes.toString('utf8', b.start, b.end);
+  try {
+    const stamp = fstatStamp(bytes);
+    return stamp && !startsWithBrace(bytes) ? validateLargeSuite(file, bytes, stamp) : undefined;
+  } finally {
+    bytes.close();
+  }
+}
+
+/** The file's size and modification time, as the batches will be checked against (undefined if it changed already). */
+function fstatStamp(bytes: FileBytes): FileStamp | undefined {
+  const st = statSync(bytes.file);
+  return st.size === bytes.length ? { size: st.size, mtimeMs: st.mtimeMs } : undefined;
+}
+
+function validateLargeSuite(file: string, bytes: FileBytes, stamp: FileStamp): LoadedSuite | undefined {
+  const { head: headText, regions } = splitTopLevelSequencesOfFile(bytes);
+  const textOf = (b: { start: number; end: number }) => bytes.text(b.start, b.end);
   const region = regions.find((r) => r.key === 'cases');
   if (!region) return undefined;
   try {
@@ -125,10 +133,10 @@ function loadLargeSuite(file: string, streamBytes: number): LoadedSuite | undefi
 }
 
 /** A JSON document (the whole-file loader reads it with JSON.parse). */
-function startsWithBrace(bytes: Buffer): boolean {
-  for (const b of bytes) {
-    if (b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09) continue;
-    return b === 0x7b;
+function startsWithBrace(bytes: FileBytes): boolean {
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes.code(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return c === 0x7b;
   }
   return false;
 }

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parseYamlPart, readYaml, splitTopLevelSequencesOfBytes } from '../config/fast-yaml.js';
+import { parseYamlPart, readYaml, splitTopLevelSequencesOfFile } from '../config/fast-yaml.js';
 import type { RunHeader } from '../run-log/schema.js';
+import { FileBytes } from '../util/file-bytes.js';
 
 type CaseItem = { id?: unknown; tags?: unknown } | null | undefined;
 
@@ -17,14 +18,18 @@ export function loadCaseTags(header: RunHeader): Map<string, string[]> {
     const file = candidates.find((f) => existsSync(f));
     if (!file) continue;
     try {
-      const bytes = readFileSync(file);
-      if (!bytes.includes('tags')) continue;
-      for (const c of caseItems(bytes)) {
-        if (typeof c?.id !== 'string' || !Array.isArray(c.tags)) continue;
-        tags.set(
-          `${s.name}/${c.id}`,
-          c.tags.filter((t): t is string => typeof t === 'string'),
-        );
+      const bytes = new FileBytes(file);
+      try {
+        if (!bytes.includes('tags')) continue;
+        for (const c of caseItems(bytes)) {
+          if (typeof c?.id !== 'string' || !Array.isArray(c.tags)) continue;
+          tags.set(
+            `${s.name}/${c.id}`,
+            c.tags.filter((t): t is string => typeof t === 'string'),
+          );
+        }
+      } finally {
+        bytes.close();
       }
     } catch {
       // not a suite we can read: no tags
@@ -34,15 +39,15 @@ export function loadCaseTags(header: RunHeader): Map<string, string[]> {
 }
 
 /** A suite file's cases: batch by batch from a block-style `cases:` list, else from the whole document. */
-function* caseItems(bytes: Buffer): Generator<CaseItem> {
-  const region = splitTopLevelSequencesOfBytes(bytes).regions.find((r) => r.key === 'cases');
+function* caseItems(bytes: FileBytes): Generator<CaseItem> {
+  const region = splitTopLevelSequencesOfFile(bytes).regions.find((r) => r.key === 'cases');
   if (!region) {
-    const doc = readYaml(bytes.toString('utf8')) as { cases?: CaseItem[] } | null;
+    const doc = readYaml(bytes.text(0, bytes.length)) as { cases?: CaseItem[] } | null;
     yield* doc?.cases ?? [];
     return;
   }
   for (const b of region.batches) {
-    const items = parseYamlPart(bytes.toString('utf8', b.start, b.end));
+    const items = parseYamlPart(bytes.text(b.start, b.end));
     if (Array.isArray(items)) yield* items as CaseItem[];
   }
 }
