@@ -112,7 +112,12 @@ export function isDerivedMeta(
   );
 }
 
-/** Rule c: the messages that carry a turn's reply and tool results back to the model (the runner's feedback). */
+/**
+ * Rule c: the messages that carry a turn's reply and tool results back to the model. A copy of the runner's
+ * feedbackMessages (src/runner/feedback.ts), on purpose: this is part of the log format, and a later change to the
+ * runner must not change how logs already written read (a runner that feeds back otherwise simply fails the rule's
+ * check, and its messages are written out in full).
+ */
 export function fedBackMessages(
   protocol: Protocol,
   replyText: string,
