@@ -25,10 +25,11 @@ export interface LoadedSuite {
 }
 
 /**
- * A YAML suite file at least this large keeps its cases in the file rather than in memory (see FileCases): ~1,000
- * cases of the usual size. Below it, holding them costs less than reading them again.
+ * A YAML suite file at least this large keeps its cases in the file rather than in memory (see FileCases): ~8,000
+ * cases of the bench's size, ~2,000 of BFCL's. Below it, holding the cases costs a few MB of heap, less than reading
+ * them again costs the commands that look cases up by id (offline grading, regrade).
  */
-export const STREAM_SUITE_BYTES = 256 * 1024;
+export const STREAM_SUITE_BYTES = 2 * 1024 * 1024;
 
 export interface LoadSuiteOptions {
   /** Files at least this large are read again per batch when iterated (default {@link STREAM_SUITE_BYTES}). */

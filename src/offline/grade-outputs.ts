@@ -133,7 +133,7 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
   const lock = lockRunDir(input.runDir, 'grade');
   input.onStart?.(planned, header);
   const runLog = join(input.runDir, 'run.jsonl');
-  const writer = new RunLogWriter(runLog);
+  const writer = new RunLogWriter(runLog, 'create', { gradeBlobs: false });
   const aggregate = new RunAggregate(header);
   writer.write(header);
   const tools = new CaseTools(input.suite);

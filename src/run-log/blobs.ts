@@ -135,7 +135,11 @@ export class BlobEncoder {
   private readonly gradeSlots = new Map<string, GradeSlots>();
   private gradeBlobs = 0;
 
-  constructor(private readonly blob: (line: BlobLine) => void) {}
+  constructor(
+    private readonly blob: (line: BlobLine) => void,
+    /** Rule g (repeated grades as blobs); see RunLogOptions.gradeBlobs. */
+    private readonly gradeBlobsOn = true,
+  ) {}
 
   /** The header of the log the records go into (its first line); the decoder reads them with it. */
   useHeader(header: unknown): void {
@@ -163,7 +167,7 @@ export class BlobEncoder {
   encode(record: CaseRecord): Record<string, unknown> {
     if (Object.hasOwn(record, 'packed')) return record;
     // Grades first, once: whether a grade is a blob does not depend on the other rules.
-    const grades = Array.isArray(record.grades) ? this.encodeGrades(record.grades) : undefined;
+    const grades = this.gradeBlobsOn && Array.isArray(record.grades) ? this.encodeGrades(record.grades) : undefined;
     let allowed = ALL;
     for (;;) {
       this.used = 0;

@@ -20,16 +20,28 @@ import type { RunRecord } from './schema.js';
  * against the log's header (the first header written, or for a writer that appends, the header the file begins
  * with), as the reader will read them.
  */
+export interface RunLogOptions {
+  /**
+   * Store a grade met before in the log once, as a blob (packing rule g; default on). Worth it where grades repeat
+   * (a simulated persona answers from the expectations, so its grades and their reasons recur); off for recorded
+   * replies graded offline, whose reasons quote each reply's own arguments: there the lookups cost the write path
+   * more (~1.5 µs a record on a cold pass) than the ~100 bytes a record they save.
+   */
+  gradeBlobs?: boolean;
+}
+
 export class RunLogWriter {
   private readonly out: BufferedFile;
   private flushScheduled = false;
-  private readonly blobs = new BlobEncoder((line) => this.line(line));
+  private readonly blobs: BlobEncoder;
   private header = false;
 
   constructor(
     readonly file: string,
     mode: 'create' | 'append' = 'create',
+    options: RunLogOptions = {},
   ) {
+    this.blobs = new BlobEncoder((line) => this.line(line), options.gradeBlobs ?? true);
     if (mode === 'append') {
       const header = firstHeader(file);
       if (header) this.useHeader(header);
