@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BlobDecoder, BlobEncoder, type BlobLine } from './blobs.js';
+import { BlobDecoder } from './blob-decoder.js';
+import { BlobEncoder } from './blob-encoder.js';
+import type { BlobLine } from './blobs.js';
 import { caseRecords, readHeader } from './reader.js';
 import type { CaseRecord } from './schema.js';
 

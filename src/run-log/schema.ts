@@ -7,7 +7,7 @@ import type { Transcript } from '../contracts/transcript.js';
 /**
  * The version of the run log this toolgauge writes, in every header's `format`. A log of another version is read
  * through its decoder (run-log/versions.ts), which hands out records of this version. Format 2 stores each rendered
- * system prompt and tool list once per log (run-log/blobs.ts, docs/run-log.md); the records read are the same.
+ * system prompt and tool list once per log (run-log/blobs.ts, blob-encoder.ts, blob-decoder.ts; docs/run-log.md); the records read are the same.
  */
 export const RUN_LOG_FORMAT = 'toolgauge.run/2';
 

@@ -1,4 +1,4 @@
-import { BlobDecoder } from './blobs.js';
+import { BlobDecoder } from './blob-decoder.js';
 import { RUN_LOG_FORMAT, RUN_LOG_FORMAT_1 } from './schema.js';
 
 /**

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { BufferedFile } from '../util/buffered-file.js';
 import { jsonText } from '../util/json-text.js';
-import { BlobEncoder } from './blobs.js';
+import { BlobEncoder } from './blob-encoder.js';
 import type { RunRecord } from './schema.js';
 
 /**
@@ -14,7 +14,7 @@ import type { RunRecord } from './schema.js';
  * fsyncs. Used by eval, offline grading, regrade and merge.
  *
  * Records are given whole and written in the current format (2): each system prompt and tool list goes out once, as a
- * blob line before the first record that refers to it (run-log/blobs.ts), so the log stays self-contained and
+ * blob line before the first record that refers to it (run-log/blob-encoder.ts), so the log stays self-contained and
  * append-only. A writer opened to append (a resumed run) writes again a blob the file may already hold: the reader
  * takes the repeated line as it is, and a record never refers to a blob not written before it. Records are packed
  * against the log's header (the first header written, or for a writer that appends, the header the file begins
