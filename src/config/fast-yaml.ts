@@ -149,7 +149,7 @@ function split(src: ScanSource, splitBytes: number): SplitYaml {
  * (the head, each sequence's key left with no value) and the batches of each sequence. No regions for a text
  * shorter than `splitBytes` or without such a sequence.
  */
-export function splitTopLevelSequences(text: string, splitBytes = FAST_YAML_SPLIT_BYTES): SplitYaml {
+function splitTopLevelSequences(text: string, splitBytes = FAST_YAML_SPLIT_BYTES): SplitYaml {
   return split(stringSource(text), splitBytes);
 }
 
