@@ -7,6 +7,8 @@ export interface ServeLlmOptions {
   host?: string;
   responder?: Responder;
   faults?: FaultPlan;
+  /** Largest request body read, in bytes (default 32 MiB); a larger one gets 413. */
+  maxBodyBytes?: number;
   /** Where to print the banner (defaults to stderr, so stdout stays clean for pipes). */
   log?: (line: string) => void;
 }
@@ -18,6 +20,7 @@ export async function serveLlm(options: ServeLlmOptions = {}): Promise<LlmMockHa
     ...(options.port !== undefined ? { port: options.port } : {}),
     ...(options.host !== undefined ? { host: options.host } : {}),
     ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
   });
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   log(`toolgauge LLM wire mock listening on ${handle.url}`);

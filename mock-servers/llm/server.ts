@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bodyTooLargeMessage, continueWithin, MIB, readCappedBody, refuseBody } from '../../src/util/capped-body.js';
 import { loopbackRefusal, loopbackRefusalMessage } from '../../src/util/loopback-guard.js';
 import { MockPromptCache } from './prompt-cache.js';
 import { toNeutral } from './to-neutral.js';
@@ -19,14 +20,11 @@ const ROUTES: Record<string, LlmApi> = {
   '/api/chat': 'ollama',
 };
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
+/**
+ * The default body limit: a real request with a large catalog and a long conversation is a few MB; the hosted APIs
+ * refuse far larger ones too (Anthropic's Messages API at 32 MB).
+ */
+export const DEFAULT_MAX_BODY_BYTES = 32 * MIB;
 
 function render(api: LlmApi, stream: boolean, reply: MockReply, ctx: WireContext): WireOutput {
   switch (api) {
@@ -58,6 +56,7 @@ export async function startLlmMock(options: LlmMockOptions): Promise<LlmMockHand
   const perPath = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
   let count = 0;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // Set once listening (no request arrives before): the Host header must name this port.
   let port = 0;
 
@@ -89,8 +88,11 @@ export async function startLlmMock(options: LlmMockOptions): Promise<LlmMockHand
     // Before anything is read or recorded: a page elsewhere must not reach the mock through DNS rebinding.
     const refusal = loopbackRefusal(req.headers, port);
     if (refusal) return sendJson(res, 403, { error: { message: loopbackRefusalMessage(refusal, port) } });
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const text = await readBody(req);
+    const [path = '/', query = ''] = (req.url ?? '/').split(/\?(.*)/s);
+    const api = ROUTES[path];
+    // Read no further than the limit: a body of hundreds of MB must not be buffered to be refused.
+    const read = await readCappedBody(req, maxBodyBytes);
+    const text = read.tooLarge ? '' : read.bytes.toString('utf8');
     const n = ++count;
     let body: unknown = text;
     try {
@@ -98,16 +100,21 @@ export async function startLlmMock(options: LlmMockOptions): Promise<LlmMockHand
     } catch {
       // kept as text; answered below with 400
     }
-    const api = ROUTES[path];
     const record: RecordedRequest = {
       requestNumber: n,
       at: Date.now(),
       method: req.method ?? 'GET',
       path,
+      query,
       headers: { ...req.headers },
       body,
     };
+    if (read.tooLarge) record.tooLarge = true;
     requests.push(record);
+    if (read.tooLarge) {
+      const message = bodyTooLargeMessage(maxBodyBytes, '--max-body-mb');
+      return refuseBody(res, 413, api ? errorBody(api, 413, message) : { error: { message } });
+    }
     if (req.method === 'GET' && path === '/') return sendJson(res, 200, { status: 'ok', apis: Object.keys(ROUTES) });
     if (!api || req.method !== 'POST') return sendJson(res, 404, { error: `no route ${req.method} ${path}` });
     record.api = api;
@@ -186,12 +193,14 @@ export async function startLlmMock(options: LlmMockOptions): Promise<LlmMockHand
     res.end(frames.join(''));
   }
 
-  const server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
       else res.destroy();
     });
-  });
+  };
+  const server = createServer(listener);
+  server.on('checkContinue', continueWithin(maxBodyBytes, listener));
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

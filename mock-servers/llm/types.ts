@@ -92,12 +92,16 @@ export interface RecordedRequest {
   at: number;
   method: string;
   path: string;
+  /** The query string as sent, without its `?` ('' when none). */
+  query: string;
   headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body (or the raw text when it is not JSON). */
   body: unknown;
   api?: LlmApi;
   neutral?: NeutralRequest;
   fault?: Fault;
+  /** The body was over the server's limit: refused with 413, not read (`body` is undefined). */
+  tooLarge?: boolean;
 }
 
 export interface LlmMockOptions {
@@ -107,6 +111,8 @@ export interface LlmMockOptions {
   faults?: FaultPlan;
   /** When set, requests must carry this key (`Authorization: Bearer …` or `x-api-key`), else 401. */
   apiKey?: string;
+  /** Largest request body read, in bytes (default 32 MiB): a larger one is refused with 413 before it is buffered. */
+  maxBodyBytes?: number;
 }
 
 export interface LlmMockHandle {

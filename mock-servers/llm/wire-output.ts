@@ -52,8 +52,10 @@ export function malformedFrame(api: LlmApi): string {
 export function errorBody(api: LlmApi, status: number, message: string): unknown {
   switch (api) {
     case 'openai':
-    case 'openai-responses':
-      return { error: { message, type: status === 429 ? 'rate_limit_error' : 'server_error', code: String(status) } };
+    case 'openai-responses': {
+      const type = status === 429 ? 'rate_limit_error' : status >= 500 ? 'server_error' : 'invalid_request_error';
+      return { error: { message, type, code: String(status) } };
+    }
     case 'anthropic': {
       const type =
         status === 429

@@ -3,11 +3,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { BuiltinServer } from '../../src/contracts/mock-server.js';
 import { ToolgaugeError } from '../../src/errors.js';
+import { bodyTooLargeMessage, continueWithin, readCappedBody, refuseBody } from '../../src/util/capped-body.js';
 import { loopbackRefusal, loopbackRefusalMessage } from '../../src/util/loopback-guard.js';
 
 export interface StdioServeHandle {
@@ -39,6 +41,11 @@ export interface HttpServeOptions {
    * away without DELETE (one session per case adds up over a run) leaves no server state behind for good.
    */
   sessionIdleMs?: number;
+  /**
+   * Largest request body read, in bytes (default 4 MiB, the MCP SDK's own limit): a larger one is refused with 413 and
+   * a JSON-RPC error before it is buffered.
+   */
+  maxBodyBytes?: number;
 }
 
 export interface HttpServeHandle {
@@ -48,7 +55,7 @@ export interface HttpServeHandle {
 }
 
 const MCP_PATH = '/mcp';
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const MAX_BODY_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE;
 const SESSION_IDLE_MS = 30 * 60_000;
 function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
   if (res.headersSent) return;
@@ -66,16 +73,16 @@ class BodyError extends Error {
   }
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BodyError(413, -32600, `Request body larger than ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
+/**
+ * The JSON-RPC body of a POST, read up to `maxBytes` (a declared Content-Length over it is refused unread). The body is
+ * read here rather than by the SDK's transport because an `initialize` must be recognised before a session exists;
+ * the transport then gets it parsed.
+ */
+async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const read = await readCappedBody(req, maxBytes);
+  if (read.tooLarge) throw new BodyError(413, -32600, bodyTooLargeMessage(maxBytes, '--max-body-mb'));
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(read.bytes.toString('utf8'));
   } catch {
     throw new BodyError(400, -32700, 'Parse error: the request body is not valid JSON');
   }
@@ -92,6 +99,7 @@ export async function serveHttp(builtin: BuiltinServer, opts: HttpServeOptions):
   const host = opts.host ?? '127.0.0.1';
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: Server; lastSeen: number }>();
   const idleMs = opts.sessionIdleMs ?? SESSION_IDLE_MS;
+  const maxBodyBytes = opts.maxBodyBytes ?? MAX_BODY_BYTES;
   const sweep = setInterval(
     () => {
       const now = Date.now();
@@ -120,7 +128,7 @@ export async function serveHttp(builtin: BuiltinServer, opts: HttpServeOptions):
     }
     const sessionHeader = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
-    const body = req.method === 'POST' ? await readJson(req) : undefined;
+    const body = req.method === 'POST' ? await readJson(req, maxBodyBytes) : undefined;
     if (sessionId) {
       const session = sessions.get(sessionId);
       if (!session) {
@@ -138,6 +146,7 @@ export async function serveHttp(builtin: BuiltinServer, opts: HttpServeOptions):
     const server = builtin.create();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: maxBodyBytes,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server, lastSeen: Date.now() });
       },
@@ -149,9 +158,12 @@ export async function serveHttp(builtin: BuiltinServer, opts: HttpServeOptions):
     await transport.handleRequest(req, res, body);
   };
 
-  const http = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((e: unknown) => {
-      if (e instanceof BodyError) sendJsonRpcError(res, e.status, e.code, e.message);
+      if (e instanceof BodyError && e.status === 413) {
+        // The rest of the upload is not read: the connection closes after the answer.
+        refuseBody(res, e.status, { jsonrpc: '2.0', error: { code: e.code, message: e.message }, id: null });
+      } else if (e instanceof BodyError) sendJsonRpcError(res, e.status, e.code, e.message);
       else {
         process.stderr.write(
           `toolgauge: ${builtin.name} HTTP handler failed: ${e instanceof Error ? e.message : String(e)}\n`,
@@ -159,7 +171,9 @@ export async function serveHttp(builtin: BuiltinServer, opts: HttpServeOptions):
         sendJsonRpcError(res, 500, -32603, 'Internal server error');
       }
     });
-  });
+  };
+  const http = createServer(listener);
+  http.on('checkContinue', continueWithin(maxBodyBytes, listener));
 
   await new Promise<void>((resolve, reject) => {
     http.once('error', (e) => {

@@ -19,6 +19,13 @@ const port = (name: string) => (value: string) => {
   return n;
 };
 
+/** A size in MiB for a body limit: a whole number from 1 to 4096. */
+const mebibytes = (name: string) => (value: string) => {
+  const n = int(name)(value);
+  if (n < 1 || n > 4096) throw new InvalidArgumentError(`${name} must be a whole number of MiB from 1 to 4096`);
+  return n;
+};
+
 let verbose = false;
 
 /** Runs a command's action; its result is the exit code. A thrown error reaches main(), which reports it. */
@@ -430,10 +437,15 @@ serve
   .command('mcp <name>')
   .description('Serve a bundled mock MCP server over stdio (default) or Streamable HTTP on 127.0.0.1')
   .option('--http <port>', 'serve over HTTP on this port (0 = any free port)', port('--http'))
-  .action((name: string, opts: { http?: number }) =>
+  .option(
+    '--max-body-mb <n>',
+    'largest request body over HTTP, in MiB (default 4; larger: 413)',
+    mebibytes('--max-body-mb'),
+  )
+  .action((name: string, opts: { http?: number; maxBodyMb?: number }) =>
     run(async () => {
       const { serveMcpCommand } = await import('./serve-command.js');
-      return serveMcpCommand(name, opts.http);
+      return serveMcpCommand(name, opts.http, bodyLimit(opts.maxBodyMb));
     }),
   );
 serve
@@ -446,12 +458,18 @@ serve
     'suite whose cases the persona recognises by their prompt (repeatable; default: the bundled suites)',
     collect,
   )
-  .action((opts: { port: number; persona: string; suite?: string[] }) =>
+  .option('--max-body-mb <n>', 'largest request body, in MiB (default 32; larger: 413)', mebibytes('--max-body-mb'))
+  .action((opts: { port: number; persona: string; suite?: string[]; maxBodyMb?: number }) =>
     run(async () => {
       const { serveLlmCommand } = await import('./serve-command.js');
-      return serveLlmCommand(opts.port, opts.persona, opts.suite ?? []);
+      return serveLlmCommand(opts.port, opts.persona, opts.suite ?? [], bodyLimit(opts.maxBodyMb));
     }),
   );
+
+/** `--max-body-mb` as the servers take it (bytes), or nothing for their default. */
+function bodyLimit(mb: number | undefined): { maxBodyBytes?: number } {
+  return mb === undefined ? {} : { maxBodyBytes: mb * 1024 * 1024 };
+}
 
 /** Parses the command line and runs the command (the exit code is left in process.exitCode). */
 export async function main(argv: string[]): Promise<void> {

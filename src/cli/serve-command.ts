@@ -11,7 +11,11 @@ import { packageRoot } from '../util/package-root.js';
 import { caseOracles } from './case-oracles.js';
 
 /** Keeps serving until SIGINT/SIGTERM (or stdin closes, for stdio). */
-export async function serveMcpCommand(name: string, httpPort: number | undefined): Promise<number> {
+export async function serveMcpCommand(
+  name: string,
+  httpPort: number | undefined,
+  limits: { maxBodyBytes?: number } = {},
+): Promise<number> {
   const server = builtinServers[name as keyof typeof builtinServers];
   if (!server) {
     throw new ToolgaugeError(
@@ -30,7 +34,7 @@ export async function serveMcpCommand(name: string, httpPort: number | undefined
     await handle.close();
     return 0;
   }
-  const handle = await onPort('--http', httpPort, () => serveHttp(server, { port: httpPort }));
+  const handle = await onPort('--http', httpPort, () => serveHttp(server, { port: httpPort, ...limits }));
   process.stderr.write(
     `toolgauge mock MCP server '${name}' (${server.toolCount} tools) on ${handle.url}\n` +
       'every MCP session starts from a fresh server state, as every stdio process does\n',
@@ -48,7 +52,12 @@ function bundledSuiteFiles(): string[] {
     .map((f) => join(dir, f));
 }
 
-export async function serveLlmCommand(port: number, persona: string, suiteSpecs: string[] = []): Promise<number> {
+export async function serveLlmCommand(
+  port: number,
+  persona: string,
+  suiteSpecs: string[] = [],
+  limits: { maxBodyBytes?: number } = {},
+): Promise<number> {
   const provider = simFactory.create(persona, {}, { env: process.env });
   // A request over the wire carries no case: recognise the cases of these suites by their prompt, so sim:oracle
   // (and the personas built on it) can answer them as in a local run.
@@ -59,7 +68,11 @@ export async function serveLlmCommand(port: number, persona: string, suiteSpecs:
   const oracles = caseOracles(suites);
   const stopped = waitForSignal();
   const handle = await onPort('--port', port, () =>
-    serveLlm({ port, responder: providerResponder(provider, (request) => oracles.lookup(request.messages)) }),
+    serveLlm({
+      port,
+      responder: providerResponder(provider, (request) => oracles.lookup(request.messages)),
+      ...limits,
+    }),
   );
   process.stderr.write(
     `answers come from the simulated persona ${provider.id}; it knows the expectations of ${oracles.cases} case(s) ` +
