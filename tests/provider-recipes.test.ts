@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ROOT } from './cli-helpers.js';
+import type { CaseRecord } from '../src/run-log/schema.js';
+import { ROOT, readRecords, runDirFrom } from './cli-helpers.js';
 import { runCliAnywhere } from './run-cli-anywhere.js';
 import { type ServedLlm, serveLlmProcess } from './serve-llm-process.js';
 
@@ -80,7 +81,38 @@ describe('provider recipes (docs/recipes) against serve llm', () => {
       expect(res.stderr).toContain('gate: passed');
       expect(res.stderr).not.toMatch(/infrastructure error/);
       expect(res.code).toBe(0);
+      if (file === TEXT_PROTOCOLS_RECIPE) await expectScoresOfLocalRun(file, out, runDirFrom(res.stderr, out));
     },
     120_000,
   );
 });
+
+/** The recipe whose renderers ask for every text protocol, each answered behind the wire as a local persona would. */
+const TEXT_PROTOCOLS_RECIPE = 'vllm-no-parser.yaml';
+
+/** Each case's grades by protocol, strategy and case (the provider left out: it differs between the two runs). */
+function gradesOf(runDir: string): Map<string, string> {
+  const cases = readRecords(join(runDir, 'run.jsonl')).filter((r): r is CaseRecord => r.type === 'case');
+  return new Map(
+    cases.map((c) => [`${c.protocol}|${c.renderer}|${c.case}`, c.grades.map((g) => `${g.grader}:${g.pass}`).join(' ')]),
+  );
+}
+
+/**
+ * The recipe run against `serve llm` (sim:oracle behind the wire) grades every case as the same recipe run with
+ * sim:oracle in the process: behind the wire the persona answers in the protocol the rendered prompt asks for.
+ */
+async function expectScoresOfLocalRun(file: string, out: string, wireRun: string): Promise<void> {
+  const local = await runCliAnywhere(
+    ['eval', '-c', join(RECIPES, file), '--provider', 'sim:oracle', '--out', out, '-q'],
+    out,
+  );
+  expect(local.code, local.stderr).toBe(0);
+  const wire = gradesOf(wireRun);
+  const here = gradesOf(runDirFrom(local.stderr, out));
+  const protocols = new Set([...wire.keys()].map((k) => k.split('|')[0]));
+  expect([...protocols].sort()).toEqual(['json', 'python-call', 'xml-tags']);
+  expect(wire.size).toBe(here.size);
+  const differ = [...here].filter(([key, grades]) => wire.get(key) !== grades).map(([key]) => key);
+  expect(differ, 'cases graded differently behind the wire').toEqual([]);
+}

@@ -1,4 +1,5 @@
-import type { ModelRequest, Oracle } from '../../src/contracts/model.js';
+import { protocolOfPrompt } from '../../renderers/parts/call-protocol.js';
+import type { ModelRequest, Oracle, Protocol } from '../../src/contracts/model.js';
 import type { Provider } from '../../src/contracts/provider.js';
 import type { MockReply, NeutralRequest, Responder } from './types.js';
 
@@ -49,13 +50,23 @@ export const echoResponder: Responder = (request) => {
   return { text: `echo: ${last?.content ?? ''}` };
 };
 
+/**
+ * The protocol a wire request asks for, which it does not carry: native when it offers tools natively, else the text
+ * protocol whose section the renderer wrote into the system prompt (xml-tags for a prompt without one: a renderer of
+ * the user's own that words its protocol otherwise is answered in tags).
+ */
+export function protocolOfRequest(request: Pick<NeutralRequest, 'system' | 'tools'>): Protocol {
+  if (request.tools.length) return 'native';
+  return protocolOfPrompt(request.system) ?? 'xml-tags';
+}
+
 /** The neutral view as a ModelRequest, so any Provider (e.g. a simulated persona) can answer over the wire. */
 export function toModelRequest(request: NeutralRequest): ModelRequest {
   return {
     system: request.system,
     messages: request.messages,
     tools: request.tools.map((t) => ({ ...t, target: { server: 'llm-mock', tool: t.name } })),
-    protocol: request.tools.length ? 'native' : 'xml-tags',
+    protocol: protocolOfRequest(request),
     ...(request.stop.length ? { stop: request.stop } : {}),
     meta: {
       caseId: 'llm-mock',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCall, protocolSection, pythonCall } from './call-protocol.js';
+import { formatCall, protocolOfPrompt, protocolSection, pythonCall, TEXT_PROTOCOLS } from './call-protocol.js';
 
 describe('call protocol', () => {
   const args = { filepath: 'test.xlsx', n: 2, ok: true, none: null, rows: [[1, 'a']], opts: { bold: false } };
@@ -21,5 +21,15 @@ describe('call protocol', () => {
       expect(protocolSection(p)).not.toContain('```');
       expect(protocolSection(p, { noFences: true })).toContain('Do NOT wrap');
     }
+  });
+
+  it('the protocol a prompt asks for is read back from its section, wherever it sits in the prompt', () => {
+    for (const p of TEXT_PROTOCOLS) {
+      for (const noFences of [false, true]) {
+        const prompt = `You are an assistant.\n\n# Tools\n- read_data\n\n${protocolSection(p, { noFences })}\n`;
+        expect(protocolOfPrompt(prompt), `${p} noFences=${noFences}`).toBe(p);
+      }
+    }
+    expect(protocolOfPrompt('You are an assistant. Call tools as JSON.')).toBeUndefined();
   });
 });

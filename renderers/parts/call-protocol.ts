@@ -52,35 +52,48 @@ const RESULTS_LINE =
   'Tool results come back in the next user message, one <tool_result name="tool_name">…</tool_result> block per call ' +
   '(with error="true" when the tool failed). Use them to answer the user.';
 
+/** The first line of each protocol's section: what tells a reader of the prompt alone which protocol it asks for. */
+const INTRO: Readonly<Record<TextProtocol, string>> = {
+  'xml-tags':
+    'When you need a tool, write a <tool_call> tag holding a JSON object with the tool "name" and its "arguments":',
+  json: 'When you need a tool, reply with only a JSON object with the tool "name" and its "arguments", and no other text:',
+  'python-call': 'When you need a tool, reply with only a list of function calls in this format, and no other text:',
+};
+
+/**
+ * The text protocol a system prompt asks for, read from the section {@link protocolSection} wrote into it (the
+ * earliest, should there be several), or undefined for a prompt without one. For a server that sees only the prompt
+ * (the `serve llm` wire mock): a wire request does not carry the protocol the renderer chose.
+ */
+export function protocolOfPrompt(system: string): TextProtocol | undefined {
+  let found: TextProtocol | undefined;
+  let at = Number.POSITIVE_INFINITY;
+  for (const protocol of TEXT_PROTOCOLS) {
+    const i = system.indexOf(INTRO[protocol]);
+    if (i >= 0 && i < at) {
+      found = protocol;
+      at = i;
+    }
+  }
+  return found;
+}
+
 /**
  * The "how to call a tool" section of a text-protocol prompt, with one generic example of the syntax. It names no
  * real tool or parameter, so it can also go into the names-only prompt and stays byte-stable for caching.
  */
 export function protocolSection(protocol: TextProtocol, options: { noFences?: boolean } = {}): string {
   const example = formatCall(protocol, 'tool_name', GENERIC_ARGS);
-  const lines: string[] = ['# Tool calling', ''];
+  const lines: string[] = ['# Tool calling', '', INTRO[protocol]];
   switch (protocol) {
     case 'xml-tags':
-      lines.push(
-        'When you need a tool, write a <tool_call> tag holding a JSON object with the tool "name" and its "arguments":',
-        '',
-        example,
-        '',
-        '- To call several tools, write one <tool_call> tag per call.',
-      );
+      lines.push('', example, '', '- To call several tools, write one <tool_call> tag per call.');
       break;
     case 'json':
-      lines.push(
-        'When you need a tool, reply with only a JSON object with the tool "name" and its "arguments", and no other text:',
-        '',
-        example,
-        '',
-        '- To call several tools at once, reply with a JSON array of such objects.',
-      );
+      lines.push('', example, '', '- To call several tools at once, reply with a JSON array of such objects.');
       break;
     case 'python-call':
       lines.push(
-        'When you need a tool, reply with only a list of function calls in this format, and no other text:',
         '',
         `[func_name1(params_name1=params_value1, params_name2=params_value2), func_name2(params)]`,
         '',
