@@ -102,7 +102,8 @@ describe('credentials in provider options never reach what a run writes (real CL
     writeFileSync(join(dir, 'leaky-provider.mjs'), LEAKY_PLUGIN);
     const res = await runCliWithEnv(['eval', '-c', file, '--record'], {
       OPENAI_API_KEY: 'sk-not-a-canary-0000',
-      OPENAI_BASE_URL: `http://${C.envBaseUrlToken}@${host}/v1`, // the user alone is the token
+      // (a userinfo here would be refused: openai: sends its key in the Authorization header a userinfo needs)
+      OPENAI_BASE_URL: `http://${host}/v1?token=${C.envBaseUrlToken}`,
     });
     expect(res.code, res.stderr).toBe(0);
     const runDir = runDirFrom(res.stderr);

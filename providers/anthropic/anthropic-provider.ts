@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Provider } from '../../src/contracts/provider.js';
+import type { Endpoint } from '../shared/base-url.js';
 import type { ProviderOptions } from '../shared/options.js';
 import { createSdkProvider } from '../shared/sdk-provider.js';
 import { createTransport } from '../shared/transport.js';
@@ -12,7 +13,8 @@ export interface AnthropicProviderSettings {
   model: string;
   options: ProviderOptions;
   apiKey: string;
-  baseURL: string;
+  /** Base URL, query and headers, credentials of the URL taken out (providers/shared/base-url.ts). */
+  endpoint: Endpoint;
 }
 
 /** A provider over the official `@anthropic-ai/sdk`, Messages API, streaming or not. */
@@ -22,10 +24,11 @@ export function createAnthropicProvider(settings: AnthropicProviderSettings): Pr
   const client = new Anthropic({
     apiKey: settings.apiKey,
     authToken: null,
-    baseURL: settings.baseURL,
+    baseURL: settings.endpoint.baseURL,
+    ...(settings.endpoint.query.length ? { defaultQuery: Object.fromEntries(settings.endpoint.query) } : {}),
     maxRetries: 0, // retries are ours (providers/shared/retry.ts)
     timeout: options.timeoutMs + 5_000, // our own per-attempt timer fires first
-    ...(options.headers ? { defaultHeaders: options.headers } : {}),
+    ...(settings.endpoint.headers ? { defaultHeaders: settings.endpoint.headers } : {}),
     ...(transport.fetch ? { fetch: transport.fetch } : {}),
   });
   return createSdkProvider({

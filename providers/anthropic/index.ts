@@ -1,5 +1,6 @@
 import type { ProviderFactory } from '../../src/contracts/provider.js';
 import { ToolgaugeError } from '../../src/errors.js';
+import { endpointOf } from '../shared/base-url.js';
 import { readBaseUrl, readKey } from '../shared/env.js';
 import { parseProviderOptions, rejectResponsesApi } from '../shared/options.js';
 import { createAnthropicProvider } from './anthropic-provider.js';
@@ -24,8 +25,16 @@ export const anthropicFactory: ProviderFactory = {
         },
       );
     }
-    const apiKey = readKey(ctx.env, options.apiKeyEnv ?? 'ANTHROPIC_API_KEY', id, true) as string;
-    const baseURL = options.baseURL ?? readBaseUrl(ctx.env, 'ANTHROPIC_BASE_URL') ?? 'https://api.anthropic.com';
-    return createAnthropicProvider({ id, model, options, apiKey, baseURL });
+    const keyFrom = options.apiKeyEnv ?? 'ANTHROPIC_API_KEY';
+    const apiKey = readKey(ctx.env, keyFrom, id, true) as string;
+    const fromEnv = options.baseURL ? undefined : readBaseUrl(ctx.env, 'ANTHROPIC_BASE_URL');
+    // The SDK sends the key as `Authorization: Bearer …`: a userinfo cannot travel beside it.
+    const endpoint = endpointOf(options.baseURL ?? fromEnv ?? 'https://api.anthropic.com', {
+      providerId: id,
+      source: fromEnv ? 'ANTHROPIC_BASE_URL' : 'option baseURL',
+      headers: options.headers,
+      bearerKeyFrom: keyFrom,
+    });
+    return createAnthropicProvider({ id, model, options, apiKey, endpoint });
   },
 };

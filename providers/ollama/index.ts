@@ -1,4 +1,5 @@
 import type { ProviderFactory } from '../../src/contracts/provider.js';
+import { endpointOf } from '../shared/base-url.js';
 import { readBaseUrl, readKey } from '../shared/env.js';
 import { parseProviderOptions, rejectResponsesApi } from '../shared/options.js';
 import { createOllamaProvider } from './ollama-provider.js';
@@ -13,11 +14,24 @@ export const ollamaFactory: ProviderFactory = {
     const options = parseProviderOptions(id, rawOptions);
     rejectResponsesApi(id, options);
     // ollama-js does not read OLLAMA_HOST itself, so we pass the host explicitly.
-    const host = options.baseURL ?? readBaseUrl(ctx.env, 'OLLAMA_HOST') ?? 'http://127.0.0.1:11434';
-    const headers: Record<string, string> = { ...options.headers };
+    const fromEnv = options.baseURL ? undefined : readBaseUrl(ctx.env, 'OLLAMA_HOST');
+    const endpoint = endpointOf(options.baseURL ?? fromEnv ?? 'http://127.0.0.1:11434', {
+      providerId: id,
+      source: fromEnv ? 'OLLAMA_HOST' : 'option baseURL',
+      headers: options.headers,
+      bearerKeyFrom: options.apiKeyEnv,
+    });
+    const headers: Record<string, string> = { ...endpoint.headers };
     // A hosted Ollama (or a proxy in front of one) may want a bearer key: only when `apiKeyEnv` is set.
     const key = options.apiKeyEnv ? readKey(ctx.env, options.apiKeyEnv, id, true) : undefined;
     if (key) headers.Authorization = `Bearer ${key}`;
-    return createOllamaProvider({ id, model, options, host, ...(Object.keys(headers).length ? { headers } : {}) });
+    return createOllamaProvider({
+      id,
+      model,
+      options,
+      host: endpoint.baseURL,
+      query: endpoint.query,
+      ...(Object.keys(headers).length ? { headers } : {}),
+    });
   },
 };

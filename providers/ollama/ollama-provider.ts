@@ -1,5 +1,6 @@
 import { type ChatResponse, Ollama } from 'ollama';
 import type { Provider } from '../../src/contracts/provider.js';
+import { withQuery } from '../shared/base-url.js';
 import { providerError } from '../shared/map-error.js';
 import type { ProviderOptions } from '../shared/options.js';
 import { createSdkProvider } from '../shared/sdk-provider.js';
@@ -12,6 +13,8 @@ export interface OllamaProviderSettings {
   model: string;
   options: ProviderOptions;
   host: string;
+  /** The base URL's query, added to every request (ollama-js drops a host's query). */
+  query?: readonly [string, string][];
   headers?: Record<string, string>;
 }
 
@@ -41,7 +44,10 @@ export function createOllamaProvider(settings: OllamaProviderSettings): Provider
             fetch: async (input, init) => {
               // Streaming requests carry ollama-js's own abort signal: keep it, and add ours.
               const both = init?.signal ? AbortSignal.any([init.signal, signal]) : signal;
-              const response = await baseFetch(input, { ...init, signal: both });
+              // ollama-js asks for a URL as text; the base URL's query goes after the request's path.
+              const url =
+                settings.query?.length && typeof input === 'string' ? withQuery(input, settings.query) : input;
+              const response = await baseFetch(url, { ...init, signal: both });
               headers = response.headers;
               return response;
             },

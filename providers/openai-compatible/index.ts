@@ -1,6 +1,7 @@
 import type { ProviderFactory } from '../../src/contracts/provider.js';
 import { ToolgaugeError } from '../../src/errors.js';
 import { createOpenAIProvider } from '../openai/openai-provider.js';
+import { endpointOf } from '../shared/base-url.js';
 import { readKey } from '../shared/env.js';
 import { parseProviderOptions } from '../shared/options.js';
 
@@ -25,13 +26,20 @@ export const openaiCompatibleFactory: ProviderFactory = {
       );
     }
     const apiKey = options.apiKeyEnv ? (readKey(ctx.env, options.apiKeyEnv, id, true) as string) : 'no-key';
+    // Without apiKeyEnv the SDK's `Bearer no-key` is a placeholder: a userinfo's Basic credential replaces it.
+    const endpoint = endpointOf(options.baseURL, {
+      providerId: id,
+      source: 'option baseURL',
+      headers: options.headers,
+      bearerKeyFrom: options.apiKeyEnv,
+    });
     return createOpenAIProvider({
       id,
       kind: 'openai-compatible',
       model,
       options,
       apiKey,
-      baseURL: options.baseURL,
+      endpoint,
       wire: { maxTokensField: 'max_tokens' },
     });
   },

@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { ModelRequest, ProviderKind } from '../../src/contracts/model.js';
 import type { Provider } from '../../src/contracts/provider.js';
+import type { Endpoint } from '../shared/base-url.js';
 import type { ProviderOptions } from '../shared/options.js';
 import { createSdkProvider, type PreparedCall } from '../shared/sdk-provider.js';
 import { createTransport } from '../shared/transport.js';
@@ -17,7 +18,8 @@ export interface OpenAIProviderSettings {
   model: string;
   options: ProviderOptions;
   apiKey: string;
-  baseURL: string;
+  /** Base URL, query and headers, credentials of the URL taken out (providers/shared/base-url.ts). */
+  endpoint: Endpoint;
   wire: OpenAIWireOptions;
 }
 
@@ -46,12 +48,13 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider
   const transport = createTransport(options);
   const client = new OpenAI({
     apiKey: settings.apiKey,
-    baseURL: settings.baseURL,
+    baseURL: settings.endpoint.baseURL,
+    ...(settings.endpoint.query.length ? { defaultQuery: Object.fromEntries(settings.endpoint.query) } : {}),
     organization: null,
     project: null,
     maxRetries: 0, // retries are ours (providers/shared/retry.ts)
     timeout: options.timeoutMs + 5_000, // our own per-attempt timer fires first
-    ...(options.headers ? { defaultHeaders: options.headers } : {}),
+    ...(settings.endpoint.headers ? { defaultHeaders: settings.endpoint.headers } : {}),
     ...(transport.fetch ? { fetch: transport.fetch } : {}),
   });
   return createSdkProvider({

@@ -1,3 +1,4 @@
+import { endpointOf, withQuery } from '../../providers/shared/base-url.js';
 import type { ProviderEntry } from '../config/config-schema.js';
 import { errorMessage, isToolgaugeError } from '../errors.js';
 import { resolveProviders } from '../plugins/index.js';
@@ -24,10 +25,11 @@ function serverOf(id: string, options: Record<string, unknown>, env: NodeJS.Proc
 /** Any HTTP answer means a server listens there; only a network failure or no answer in time is a problem. */
 async function probe(
   url: string,
+  headers: Record<string, string> | undefined,
   timeoutMs: number,
 ): Promise<{ ok: true; status: number } | { ok: false; why: string }> {
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), ...(headers ? { headers } : {}) });
     await res.body?.cancel();
     return { ok: true, status: res.status };
   } catch (e) {
@@ -76,15 +78,24 @@ export async function checkProviders(
       out.push({ status: 'ok', subject, detail: 'options valid, API key set (hosted API not called)' });
       continue;
     }
-    const url = `${server.replace(/\/+$/, '')}/${id.startsWith('ollama:') ? 'api/tags' : 'models'}`;
-    const answer = await probe(url, probeMs);
+    // As the provider sends it: the userinfo as Basic authorization, the query after the path (the provider was made,
+    // so its base URL splits without a conflict).
+    const endpoint = endpointOf(server, {
+      providerId: id,
+      source: 'baseURL',
+      headers: undefined,
+      bearerKeyFrom: undefined,
+    });
+    const base = endpoint.baseURL.replace(/\/+$/, '');
+    const path = `${base}/${id.startsWith('ollama:') ? 'api/tags' : 'models'}`;
+    const answer = await probe(withQuery(path, endpoint.query), endpoint.headers, probeMs);
     out.push(
       answer.ok
-        ? { status: 'ok', subject, detail: `server ${server} answers (GET ${url}: HTTP ${answer.status})` }
+        ? { status: 'ok', subject, detail: `server ${base} answers (GET ${path}: HTTP ${answer.status})` }
         : {
             status: 'fail',
             subject,
-            detail: `server ${server} does not answer (${answer.why})`,
+            detail: `server ${base} does not answer (${answer.why})`,
             fix: `start the model server, or correct baseURL at ${where(i)} (docs/providers.md)`,
           },
     );
