@@ -8,6 +8,7 @@ import { builtinServers } from '../../mock-servers/mcp/index.js';
 import type { ServerSpec } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { errorMessage, ToolgaugeError } from '../errors.js';
+import { printable } from '../util/printable.js';
 import { MAX_MESSAGE_BYTES, ServerProcessTransport } from './server-process-transport.js';
 
 export interface ToolCallOutcome {
@@ -26,7 +27,15 @@ export interface RequestBounds {
   /** Where the timeout is configured (e.g. `timeouts.toolMs`), named in a timeout error. */
   setting?: string;
   cancel?: Cancellation;
+  /**
+   * Where to say that a server is slow to start: one line when initialize or tools/list has not been answered after
+   * {@link SLOW_NOTE_MS} (or half the timeout, if that is shorter), naming the server and how long it may still take.
+   */
+  notify?: (line: string) => void;
 }
+
+/** After this long without an answer to initialize or tools/list, the wait is announced (a start may take minutes). */
+export const SLOW_NOTE_MS = 5000;
 
 /** The bounds used when a caller gives none: the default of `timeouts.serverStartMs`. */
 export const DEFAULT_BOUNDS: RequestBounds = { timeoutMs: 30_000 };
@@ -115,13 +124,13 @@ export async function connectServer(
       stdio.stderr.on('data', (chunk: Buffer) => {
         stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
       });
-      await client.connect(stdio, options(bounds.timeoutMs, bounds.cancel));
+      await announcingSlow(client.connect(stdio, options(bounds.timeoutMs, bounds.cancel)), name, 'initialize', bounds);
     } else {
       http = new StreamableHTTPClientTransport(
         new URL(spec.url),
         spec.headers ? { requestInit: { headers: spec.headers } } : undefined,
       );
-      await client.connect(http, options(bounds.timeoutMs, bounds.cancel));
+      await announcingSlow(client.connect(http, options(bounds.timeoutMs, bounds.cancel)), name, 'initialize', bounds);
     }
   } catch (e) {
     await client.close().catch(() => {});
@@ -143,7 +152,8 @@ export async function connectServer(
       let cursor: string | undefined;
       try {
         do {
-          const page = await client.listTools(cursor ? { cursor } : undefined, options(list.timeoutMs, list.cancel));
+          const request = client.listTools(cursor ? { cursor } : undefined, options(list.timeoutMs, list.cancel));
+          const page = inProcess ? await request : await announcingSlow(request, name, 'tools/list', list);
           for (const t of page.tools) {
             tools.push({
               name: t.name,
@@ -198,4 +208,31 @@ export async function connectServer(
       await server?.close().catch(() => {});
     },
   };
+}
+
+/**
+ * Waits for `pending`, a request a server may be slow to answer while it starts (an `npx` or `uvx` server may be
+ * downloaded first): past {@link SLOW_NOTE_MS}, or half the timeout if shorter, `bounds.notify` is told once, so a
+ * long wait is never silent.
+ */
+async function announcingSlow<T>(pending: Promise<T>, name: string, what: string, bounds: RequestBounds): Promise<T> {
+  const notify = bounds.notify;
+  if (!notify) return pending;
+  const afterMs = Math.min(SLOW_NOTE_MS, Math.floor(bounds.timeoutMs / 2));
+  const timer = setTimeout(() => {
+    const setting = bounds.setting ? ` (${bounds.setting})` : '';
+    notify(
+      `toolgauge: MCP server '${printable(name)}' has not answered ${what} after ${seconds(afterMs)}; waiting up to ${seconds(bounds.timeoutMs)}${setting}`,
+    );
+  }, afterMs);
+  timer.unref();
+  try {
+    return await pending;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
 }

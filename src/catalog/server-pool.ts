@@ -4,6 +4,7 @@ import type { ServerSpec, SuiteCase } from '../contracts/suite.js';
 import type { Catalog, ToolDef } from '../contracts/tool.js';
 import { isToolgaugeError, ToolgaugeError } from '../errors.js';
 import { hashOf } from '../util/canonical-json.js';
+import { printable } from '../util/printable.js';
 import type { Cancellation, McpConnection, RequestBounds, ToolCallOutcome } from './mcp-connection.js';
 
 /** The MCP SDK and the bundled servers load on first use: suites with inline tools only never need them. */
@@ -26,6 +27,17 @@ export interface CaseSession {
   release(): Promise<void>;
 }
 
+/**
+ * What the pools of one command share about server starts (the check before a run and the run itself): the servers
+ * that did not start in time, and where to say that a start is slow or has been given up.
+ */
+export interface PoolOptions {
+  /** Servers (by suite file and name) that did not answer initialize or tools/list in time, with their error. */
+  stalled?: Map<string, ToolgaugeError>;
+  /** One line for the user (stderr): a start still waited for after a few seconds, and a start given up. */
+  notify?: (line: string) => void;
+}
+
 const perCase = (spec: ServerSpec) =>
   'builtin' in spec || 'url' in spec || ('command' in spec && spec.isolate === true);
 
@@ -35,27 +47,34 @@ const perCase = (spec: ServerSpec) =>
  * case fresh, as a stdio process does), so state never leaks between cases; user stdio servers are started once per
  * run and shared. A connection that
  * crashed or hung is replaced before the next case, but a server that did not answer initialize or tools/list
- * within the timeout is not started again in this run: every later case fails at once with its SERVER_TIMEOUT
- * (waiting out the timeout case after case would hold the run for cases × timeout). `closeAll` leaves no child
- * process behind.
+ * within the timeout is not started again in this run — nor by another pool given the same `stalled` map (the run
+ * after its check): every later case fails at once with its SERVER_TIMEOUT (waiting out the timeout case after case
+ * would hold the run for cases × timeout). `closeAll` leaves no child process behind.
  */
 export class ServerPool {
   private readonly shared = new Map<string, Promise<McpConnection>>();
   private readonly open = new Set<McpConnection>();
   private readonly catalogs = new Map<string, Promise<Catalog>>();
-  private readonly stalled = new Map<string, ToolgaugeError>();
+  private readonly stalled: Map<string, ToolgaugeError>;
+  private readonly notify: ((line: string) => void) | undefined;
   /** Cancels the starts and listings shared by several cases (no one case's cancellation may end them). */
   private readonly closing = new AbortController();
   private closed = false;
   /** Starts under way (shared or per case), settled or not. */
   private readonly starting = new Set<Promise<void>>();
 
+  constructor(options: PoolOptions = {}) {
+    this.stalled = options.stalled ?? new Map();
+    this.notify = options.notify;
+  }
+
   /**
    * Connects the case's servers and lists its tools within `bounds` (its timeout; its cancellation ends the wait at
    * once). Without bounds, the default of `timeouts.serverStartMs`.
    */
-  async openCase(loaded: LoadedSuite, testCase: SuiteCase, bounds: RequestBounds = DEFAULTS): Promise<CaseSession> {
+  async openCase(loaded: LoadedSuite, testCase: SuiteCase, caseBounds: RequestBounds = DEFAULTS): Promise<CaseSession> {
     const { suite } = loaded;
+    const bounds: RequestBounds = this.notify ? { ...caseBounds, notify: this.notify } : caseBounds;
     const baseDir = dirname(loaded.file);
     const conns = new Map<string, McpConnection>();
     const keys = new Map<McpConnection, string>();
@@ -130,10 +149,9 @@ export class ServerPool {
       return await pending;
     } catch (e) {
       if (isToolgaugeError(e) && e.code === 'SERVER_TIMEOUT' && !this.stalled.has(key)) {
-        this.stalled.set(
-          key,
-          new ToolgaugeError('SERVER_TIMEOUT', `${e.message}; not started again in this run`, e.details),
-        );
+        const given = new ToolgaugeError('SERVER_TIMEOUT', `${e.message}; not started again in this run`, e.details);
+        this.stalled.set(key, given);
+        this.notify?.(`toolgauge: ${printable(given.message)}: the cases that need it are infrastructure errors`);
       }
       throw e;
     }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { withoutKeys } from '../../providers/shared/env.js';
+import type { PoolOptions } from '../catalog/server-pool.js';
 import { checkListedExpectations } from '../config/check-expectations.js';
 import { ConfigSchema } from '../config/config-schema.js';
 import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
@@ -79,8 +80,11 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     { hostname: hostname() },
   );
 
-  // Before any model is called or anything written: expected calls against the tools the servers list.
-  await checkListedExpectations(suites, { waitMs: config.timeouts.serverStartMs });
+  // Before any model is called or anything written: expected calls against the tools the servers list. A server
+  // that does not start in time there is not started again by the run (its cases become infrastructure errors at
+  // once), and a slow start is announced on stderr rather than waited for in silence.
+  const starts: PoolOptions = { stalled: new Map(), notify: (line) => process.stderr.write(`${line}\n`) };
+  await checkListedExpectations(suites, { waitMs: config.timeouts.serverStartMs, pool: starts });
 
   const runId = resumed?.header.runId ?? newRunId();
   const runDir = resumed ? resolve(flags.resume!) : resolve(loaded.dir, config.out, runId);
@@ -124,6 +128,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
       ...(resumed ? { resume: { runLog: resumed.runLog, onKept: (r: CaseRecord) => sink.add(r) } } : {}),
       ...(include ? { include } : {}),
       signal: controller.signal,
+      pool: starts,
       onCase: (record, done) => {
         sink.add(record);
         progress.update(record, done);

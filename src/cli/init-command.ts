@@ -85,7 +85,11 @@ async function listTools(
   timeoutMs: number,
 ): Promise<ToolDef[]> {
   const { connectServer } = await import('../catalog/mcp-connection.js');
-  const bounds = { timeoutMs, setting: 'init --timeout-ms' };
+  const bounds = {
+    timeoutMs,
+    setting: 'init --timeout-ms',
+    notify: (line: string) => process.stderr.write(`${line}\n`),
+  };
   const conn = await connectServer(name, spec, process.cwd(), bounds);
   try {
     return await conn.listTools(bounds);

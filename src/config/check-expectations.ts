@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INLINE_SERVER, ServerPool } from '../catalog/server-pool.js';
+import { INLINE_SERVER, type PoolOptions, ServerPool } from '../catalog/server-pool.js';
 import { filterTools } from '../catalog/tool-filter.js';
 import type { ExpectedCall, SuiteCase } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
@@ -171,6 +171,8 @@ export interface ListingBounds {
   waitMs: number;
   /** The run's interruption: the check stops waiting and checks nothing more. */
   signal?: AbortSignal;
+  /** Shared with the run's pool: a server that timed out here is not started again by the run. */
+  pool?: PoolOptions;
 }
 
 /** The tools a suite's servers list, or undefined when they could not be listed in time. */
@@ -203,7 +205,7 @@ async function listServerTools(
 export async function checkListedExpectations(suites: readonly LoadedSuite[], bounds: ListingBounds): Promise<void> {
   const withServers = suites.filter((s) => !toolsKnownAtLoad(s.suite));
   if (withServers.length === 0) return;
-  const pool = new ServerPool();
+  const pool = new ServerPool(bounds.pool);
   try {
     for (const loaded of withServers) {
       if (bounds.signal?.aborted) return;

@@ -29,7 +29,9 @@ export async function checkSuites(specs: readonly string[], configDir: string, t
     }
     for (const [name, server] of servers) {
       const subject = `suite ${loaded.suite.name}, server ${name}`;
-      const bounds = { timeoutMs, setting: 'timeouts.serverStartMs' };
+      // A slow start is announced while it is waited for (on stderr; the findings go to stdout).
+      const notify = (line: string) => process.stderr.write(`${line}\n`);
+      const bounds = { timeoutMs, setting: 'timeouts.serverStartMs', notify };
       try {
         const conn = await connectServer(name, server, dirname(file), bounds);
         try {

@@ -2,7 +2,7 @@ import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay, setImmediate as nextTick } from 'node:timers/promises';
 import { redactSecrets, registerCredentials } from '../../providers/shared/redact.js';
-import { ServerPool } from '../catalog/server-pool.js';
+import { type PoolOptions, ServerPool } from '../catalog/server-pool.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import type { ProviderSlot, Strategy } from '../plugins/index.js';
 import { RunAggregate } from '../run-log/aggregate.js';
@@ -32,6 +32,8 @@ export interface EvalInput {
   include?: (item: PlanItem) => boolean;
   signal: AbortSignal;
   onCase?: (record: CaseRecord, done: number) => void;
+  /** What the run's server pool shares with the check before it (servers that timed out), and where it speaks. */
+  pool?: PoolOptions;
 }
 
 export interface EvalOutcome {
@@ -105,7 +107,7 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
     lock.release();
     throw e;
   }
-  const pool = new ServerPool();
+  const pool = new ServerPool(input.pool);
   const context = input.settings.context ?? new RunContext();
   const settings: CaseSettings = { ...input.settings, context };
   const items = plan(input.suites, input.strategies, input.providers, input.repeats);
