@@ -9,6 +9,7 @@ import type { ServerSpec } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { errorMessage, ToolgaugeError } from '../errors.js';
 import { printable } from '../util/printable.js';
+import { cappedFetch } from './capped-fetch.js';
 import { MAX_MESSAGE_BYTES, ServerProcessTransport } from './server-process-transport.js';
 
 export interface ToolCallOutcome {
@@ -74,6 +75,7 @@ export async function connectServer(
   let server: Server | undefined;
   let stdio: ServerProcessTransport | undefined;
   let http: StreamableHTTPClientTransport | undefined;
+  let httpOverLimit = false;
   client.onclose = () => {
     healthy = false;
   };
@@ -91,6 +93,13 @@ export async function connectServer(
       return new ToolgaugeError(
         'TOOL_RESULT_TOO_LARGE',
         `MCP server '${name}' sent a message over the ${MAX_MESSAGE_BYTES}-byte (10 MiB) stdio limit during ${what}: it was not read and the connection was closed (the server did not crash; it is restarted for the next case)`,
+        { server: name, tool: what, limitBytes: MAX_MESSAGE_BYTES },
+      );
+    }
+    if (httpOverLimit) {
+      return new ToolgaugeError(
+        'TOOL_RESULT_TOO_LARGE',
+        `MCP server '${name}' answered ${what} with a response over the ${MAX_MESSAGE_BYTES}-byte (10 MiB) limit: the rest was not read and the session was closed (the next case opens a new one)`,
         { server: name, tool: what, limitBytes: MAX_MESSAGE_BYTES },
       );
     }
@@ -126,10 +135,16 @@ export async function connectServer(
       });
       await announcingSlow(client.connect(stdio, options(bounds.timeoutMs, bounds.cancel)), name, 'initialize', bounds);
     } else {
-      http = new StreamableHTTPClientTransport(
-        new URL(spec.url),
-        spec.headers ? { requestInit: { headers: spec.headers } } : undefined,
-      );
+      // Responses are read up to the stdio transport's message limit: past it, the session ends and the request in
+      // flight fails as TOOL_RESULT_TOO_LARGE, as over stdio.
+      const fetchCapped = cappedFetch(MAX_MESSAGE_BYTES, () => {
+        httpOverLimit = true;
+        void client.close().catch(() => {});
+      });
+      http = new StreamableHTTPClientTransport(new URL(spec.url), {
+        fetch: fetchCapped,
+        ...(spec.headers ? { requestInit: { headers: spec.headers } } : {}),
+      });
       await announcingSlow(client.connect(http, options(bounds.timeoutMs, bounds.cancel)), name, 'initialize', bounds);
     }
   } catch (e) {
