@@ -160,7 +160,7 @@ describe('server pool with a misbehaving stdio server (real CLI, real processes)
     expect(res.stderr.match(waiting)).toHaveLength(1);
     const given =
       "MCP server 'faulty' did not answer initialize within 1500 ms (timeouts.serverStartMs); not started again in this run";
-    expect(res.stderr).toContain(`toolgauge: ${given}: the cases that need it are infrastructure errors\n`);
+    expect(res.stderr).toContain(`toolgauge: ${given}: the cases that need it are infrastructure errors (`);
     // Said before the run's first line: the run itself waited for nothing.
     expect(res.stderr.indexOf(given)).toBeLessThan(res.stderr.indexOf(' cases (1 suite(s)'));
     const { cases, footer } = runRecords(res.stderr);

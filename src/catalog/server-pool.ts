@@ -151,7 +151,9 @@ export class ServerPool {
       if (isToolgaugeError(e) && e.code === 'SERVER_TIMEOUT' && !this.stalled.has(key)) {
         const given = new ToolgaugeError('SERVER_TIMEOUT', `${e.message}; not started again in this run`, e.details);
         this.stalled.set(key, given);
-        this.notify?.(`toolgauge: ${printable(given.message)}: the cases that need it are infrastructure errors`);
+        this.notify?.(
+          `toolgauge: ${printable(given.message)}: the cases that need it are infrastructure errors (a server that only starts slowly, e.g. downloaded by npx or uvx, needs a longer timeout)`,
+        );
       }
       throw e;
     }
