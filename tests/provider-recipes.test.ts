@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,11 @@ let llm: ServedLlm;
 beforeAll(async () => {
   llm = await serveLlmProcess('oracle');
 }, 60_000);
-afterAll(() => llm?.stop());
+const outs: string[] = [];
+afterAll(() => {
+  llm?.stop();
+  for (const out of outs) rmSync(out, { recursive: true, force: true });
+});
 
 interface Recipe {
   providers: ({ id: string; options?: Record<string, unknown> } | string)[];
@@ -59,6 +63,7 @@ describe('provider recipes (docs/recipes) against serve llm', () => {
       // no key in any recipe: each names the variable it reads
       expect(readFileSync(join(RECIPES, file), 'utf8')).not.toMatch(/sk-|api_?key\s*:/i);
       const out = mkdtempSync(join(tmpdir(), 'tg-recipe-'));
+      outs.push(out);
       const res = await runCliAnywhere(
         [
           'eval',
