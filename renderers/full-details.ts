@@ -38,7 +38,7 @@ export const fullDetails: Renderer = {
   prepare({ catalog, options }) {
     const opts = parseOptions('full-details', Options, options);
     const protocol = opts.protocol ?? 'xml-tags';
-    const named = textToolNames(catalog.tools);
+    const named = textToolNames(catalog.tools, catalog.ordered);
     const tools =
       named.length === 0
         ? undefined

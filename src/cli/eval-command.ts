@@ -20,6 +20,7 @@ import {
   type Strategy,
 } from '../plugins/index.js';
 import { resolveReporters } from '../plugins/reporter-registry.js';
+import { strategyHeader } from '../plugins/strategy-header.js';
 import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
 import { RunReporters } from '../report/run-reporters.js';
 import { readRunLog } from '../run-log/reader.js';
@@ -67,7 +68,10 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   const narrowed = (flags.filter?.length ?? 0) + (flags.tag?.length ?? 0) > 0;
   const caseFilter = narrowed ? { globs: flags.filter ?? [], tags: flags.tag ?? [] } : resumed?.header.caseFilter;
   const suites = loadSuites(loaded, caseFilter ?? { globs: [], tags: [] });
-  const strategies = await resolveStrategies(config.renderers, loaded.dir, loaded.origin.renderers);
+  const strategies = await resolveStrategies(config.renderers, loaded.dir, loaded.origin.renderers, {
+    list: config.variants ?? [],
+    where: loaded.origin.variants ?? ((i) => `${displayPath(loaded.file)}: variants[${i}]`),
+  });
   // A replayed run answers every request from cassettes and calls no provider, so it needs no API key; every other
   // mode may call one, and a missing key stays an error before anything runs.
   const makeProviders = () => resolveProviders(config.providers, loaded.dir, loaded.origin.providers);
@@ -213,7 +217,7 @@ function runHeaderOf(input: {
     gitCommit: gitCommit(loaded.dir),
     configFile: loaded.file,
     config: loaded.config as unknown as Record<string, unknown>,
-    strategies: input.strategies.map((s) => ({ label: s.label, name: s.name, options: s.options })),
+    strategies: input.strategies.map(strategyHeader),
     providers: input.providers.map((p) => ({ label: p.label, id: p.id, simulated: p.provider.simulated })),
     suites: input.suites.map((s) => ({ name: s.suite.name, file: displayPath(s.file), cases: s.cases.count })),
     plannedCases: input.plannedCases,

@@ -104,6 +104,16 @@ program
   .option('-c, --config <file>', 'config file', 'toolgauge.config.yaml')
   .option('-s, --suite <suite>', 'suite file or bundled suite name (repeatable; replaces the config list)', collect)
   .option('-r, --renderer <name>', 'renderer strategy (repeatable)', collect)
+  .option(
+    '--variant <name>',
+    "catalog variant every renderer runs on: a name from the config's variants, none, or one inline as YAML, e.g. '{name: crowded, distractors: {from: [coder], count: 25}}' (repeatable)",
+    collect,
+  )
+  .option(
+    '--sweep <field=values>',
+    'sweep a numeric variant field into one strategy per value, e.g. distractors.count=0,10,25,50 (repeatable)',
+    collect,
+  )
   .option('-p, --provider <id>', 'provider id, e.g. sim:oracle, openai:gpt-4o-mini (repeatable)', collect)
   .option(
     '--provider-option <key=value>',
@@ -149,6 +159,8 @@ program
         replayOrRecord: opts.replayOrRecord,
         cassettes: opts.cassettes,
         shard: opts.shard,
+        variants: opts.variant,
+        sweeps: opts.sweep,
       });
     }),
   );
@@ -207,6 +219,14 @@ program
   .requiredOption('-r, --renderer <name>', 'renderer')
   .option('-p, --provider <id>', 'provider (shapes native tool names)', 'sim:oracle')
   .option('--options <json>', 'renderer options as JSON, e.g. \'{"noFences":true}\'')
+  .option(
+    '--variant <name>',
+    "catalog variant: a name from the config's variants (with -c), or one inline as YAML, e.g. '{name: x, order: shuffled}'",
+  )
+  .option(
+    '-c, --config <file>',
+    'config file whose variants --variant names (default: toolgauge.config.yaml if present)',
+  )
   .option('--json', 'print the request as JSON')
   .action((opts) =>
     run(async () => {

@@ -4,6 +4,7 @@ import type { ToolDef } from '../contracts/tool.js';
 import { maxMatching } from './assignment.js';
 import { type CallLike, matchCall } from './match-args.js';
 import { checkAgainstSchema } from './schema-check.js';
+import { selectionsOf } from './tool-selection.js';
 import {
   allCalls,
   type CallRef,
@@ -55,7 +56,9 @@ export const correctArguments: Grader = {
       unmatched.push(e.tool);
       failures.push(explainMiss(e, j, refs, calls, problems, matchedRefs, sequence, tools));
     }
+    const { selections, standIns } = selectionsOf(expected, owner, refs, tools, input.tools.length, input.shown);
     const hallucinated: string[] = [];
+    const distractors: string[] = [];
     const extra: string[] = [];
     const schemaErrors: string[] = [];
     const renamed: Renamed[] = [];
@@ -86,6 +89,13 @@ export const correctArguments: Grader = {
             `called ${r.tool}, which is not one of the ${input.tools.length} tools offered (hallucinated tool)`,
           );
         }
+        continue;
+      }
+      if (tool?.distractor) {
+        // a real tool no case expects, added by a catalog variant: the wrong tool, whatever its arguments
+        if (!distractors.includes(r.tool)) distractors.push(r.tool);
+        const instead = standIns.get(i);
+        failures.push(`wrong tool: distractor ${r.tool}${instead ? ` instead of ${instead}` : ''}`);
         continue;
       }
       if (tool) {
@@ -139,6 +149,9 @@ export const correctArguments: Grader = {
         // only when there are any: records graded before name resolution keep their exact data
         ...(renamed.length > 0 ? { renamed } : {}),
         ...(ambiguous.length > 0 ? { ambiguous } : {}),
+        ...(distractors.length > 0 ? { distractors } : {}),
+        // which tool was taken for which expected one: what the confusion tables count
+        selections,
       },
     };
   },

@@ -70,7 +70,10 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
   );
   const strategies = fromGrade
     ? []
-    : await resolveStrategies(config.renderers as RendererEntry[], configDir, where('renderers'));
+    : await resolveStrategies(config.renderers as RendererEntry[], configDir, where('renderers'), {
+        list: config.variants ?? [],
+        where: where('variants'),
+      });
   const strategyOf = new Map(strategies.map((s) => [s.label, s]));
   const suites = new Map<string, LoadedSuite>();
   const suiteFiles = fromGrade
@@ -135,14 +138,16 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
       } else {
         // As the run did: a cached-schemas renderer showed the cache, drifted from the live server or not.
         // (the tools renderCase showed; a renderer no longer in the config showed the live ones)
-        ({ tools, hash } = caseView({
+        const view = caseView({
           suite,
           testCase: c,
           live: await liveTools(suite),
           strategy: strategyOf.get(record.renderer),
           schemaDir: configDir,
           context,
-        }));
+        });
+        tools = view.tools;
+        hash = view.catalog.hash;
       }
       if (record.catalogHash && hash !== record.catalogHash) drifted++;
       let transcript = record.transcript;

@@ -51,8 +51,25 @@ export const RunHeaderSchema = z.object({
   configFile: z.string(),
   /** The effective config (after command-line overrides). */
   config: z.record(z.string(), z.unknown()),
-  /** Strategies and providers as planned, with what reports need to label them. */
-  strategies: z.array(z.object({ label: z.string(), name: z.string(), options: z.record(z.string(), z.unknown()) })),
+  /**
+   * Strategies and providers as planned, with what reports need to label them. A strategy on a catalog variant names
+   * it: `base` is the variant as configured, `sweep` the swept fields' values of this point (reports chart them).
+   */
+  strategies: z.array(
+    z.object({
+      label: z.string(),
+      name: z.string(),
+      options: z.record(z.string(), z.unknown()),
+      variant: z
+        .object({
+          name: z.string(),
+          base: z.string(),
+          spec: z.record(z.string(), z.unknown()),
+          sweep: z.record(z.string(), z.number()).optional(),
+        })
+        .optional(),
+    }),
+  ),
   providers: z.array(z.object({ label: z.string(), id: z.string(), simulated: z.boolean() })),
   suites: z.array(z.object({ name: z.string(), file: z.string(), cases: z.number() })),
   plannedCases: z.number(),

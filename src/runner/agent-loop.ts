@@ -128,11 +128,19 @@ async function executeCalls(
       result = { text: `Unknown tool: ${name}. Use one of the tools listed in the instructions.`, isError: true };
     else if (!isPlainObject(call.args))
       result = { text: `The arguments of ${name} must be a JSON object.`, isError: true };
+    else if (isDistractor(offered, target))
+      // a distractor's server is not part of the case: it answers as an unreachable tool would, saying nothing of why
+      result = { text: `${name} is not available right now.`, isError: true };
     // The case's cancellation ends a call in flight at once (Ctrl-C, case timeout): nothing waits out toolMs.
     else result = await session.call(target.server, target.tool, call.args, toolMs, abort);
     out.push({ ...base, result: result.text, isError: result.isError, durationMs: performance.now() - started });
   }
   return out;
+}
+
+/** Whether a call goes to a tool a catalog variant added as a distractor. */
+function isDistractor(offered: readonly ToolDef[], target: { server: string; tool: string }): boolean {
+  return offered.some((t) => t.distractor === true && t.name === target.tool && t.server === target.server);
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

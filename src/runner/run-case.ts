@@ -45,7 +45,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
   const session = await pool.openCase(suite, c, bounds).catch((e: unknown) => e as Error);
   try {
     if (session instanceof Error) throw session;
-    const { catalog, rendered, request } = renderCase({
+    const { catalog, tools, rendered, request } = renderCase({
       suite,
       testCase: c,
       live: session.catalog,
@@ -60,9 +60,10 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
     protocol = rendered.protocol;
     promptTokens = context.prompts.count(rendered);
     const limits = { maxTurns: c.maxTurns ?? settings.maxTurns, turnMs: settings.turnMs, toolMs: settings.toolMs };
-    // routed and parsed against the tools the grade judges by (filtered, or the schema cache)
-    transcript = await runAgentLoop(request, provider.provider, session, limits, abort, catalog.tools);
-    const input = { case: c, transcript, protocol, tools: catalog.tools };
+    // routed and parsed against the tools the grade judges by (filtered, or the schema cache; as served, whatever the
+    // catalog variant showed the model)
+    transcript = await runAgentLoop(request, provider.provider, session, limits, abort, tools);
+    const input = { case: c, transcript, protocol, tools };
     grades = settings.graders.map((g) => g.grade(input)).filter((g): g is Grade => g !== null);
   } catch (e) {
     const cause = e instanceof LoopError ? e.cause : e;
