@@ -4,12 +4,14 @@ import { cachedSchemas } from './cached-schemas.js';
 import { fullDetails } from './full-details.js';
 import { namesOnly } from './names-only.js';
 import { nativeFunctions } from './native-functions.js';
+import { toolSearch } from './tool-search.js';
 
 export const renderers = {
   'names-only': namesOnly,
   'full-details': fullDetails,
   'native-functions': nativeFunctions,
   'cached-schemas': cachedSchemas,
+  'tool-search': toolSearch,
 } satisfies Record<string, Renderer>;
 
 export type RendererName = keyof typeof renderers;

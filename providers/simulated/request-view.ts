@@ -15,10 +15,16 @@ export interface RequestView {
   chinese: boolean;
   forbidsFences: boolean;
   afterResults: boolean;
-  /** Results of the latest batch (empty before any call). */
+  /** Results of the latest batch (empty before any call). Searches (a tool-search request's) are not results. */
   latest: FedResult[];
-  /** Every result fed back so far. */
+  /** Every result fed back so far, searches aside. */
   results: FedResult[];
+  /** The request's search tool (a tool-search strategy), if any. */
+  searchTool: string | undefined;
+  /** What the searches made so far returned, in order. */
+  searches: FedResult[];
+  /** Searches since the last tool result: the tries spent on the tool needed now. */
+  searchesSinceResult: number;
   /** The name to call `tool` by, or null when the request does not reveal the tool. */
   callName(tool: string): string | null;
   /** Whether the request reveals the parameter name `param` of `tool`. */
@@ -88,10 +94,29 @@ class LazyRequestView implements RequestView {
   private latestMemo: FedResult[] | undefined;
   private resultsMemo: FedResult[] | undefined;
 
+  readonly searchTool: string | undefined;
+  private searchesMemo: FedResult[] | undefined;
+
   constructor(readonly request: ModelRequest) {
     this.protocol = request.protocol;
     this.prompt = request.messages.find((m) => m.role === 'user')?.content ?? '';
-    this.afterResults = isAfterResults(request.messages);
+    this.searchTool = request.toolSearch?.tool;
+    // a search's result is not a tool's: after one, the model goes on to call what it found
+    this.afterResults = this.searchTool ? this.latest.length > 0 : isAfterResults(request.messages);
+  }
+
+  get searchesSinceResult(): number {
+    if (!this.searchTool) return 0;
+    let n = 0;
+    for (const r of allResults(this.request.messages)) n = r.name === this.searchTool ? n + 1 : 0;
+    return n;
+  }
+
+  get searches(): FedResult[] {
+    this.searchesMemo ??= this.searchTool
+      ? allResults(this.request.messages).filter((r) => r.name === this.searchTool)
+      : [];
+    return this.searchesMemo;
   }
 
   get chinese(): boolean {
@@ -105,26 +130,32 @@ class LazyRequestView implements RequestView {
   }
 
   get latest(): FedResult[] {
-    this.latestMemo ??= latestResults(this.request.messages);
+    this.latestMemo ??= this.withoutSearches(latestResults(this.request.messages));
     return this.latestMemo;
   }
 
   get results(): FedResult[] {
-    this.resultsMemo ??= allResults(this.request.messages);
+    this.resultsMemo ??= this.withoutSearches(allResults(this.request.messages));
     return this.resultsMemo;
+  }
+
+  private withoutSearches(results: FedResult[]): FedResult[] {
+    return this.searchTool ? results.filter((r) => r.name !== this.searchTool) : results;
   }
 
   callName(tool: string): string | null {
     const rendered = findRendered(this.request.tools, tool);
     if (rendered) return rendered.name;
-    // A native call must name a function the API was given; text protocols only need the name in the prompt.
+    // A native call must name a function the API was given; text protocols only need the name in the prompt (or, for
+    // a tool a search found, in the search's result).
     if (this.request.protocol === 'native') return null;
-    return mentions(this.request.system, tool) ? tool : null;
+    if (mentions(this.request.system, tool)) return tool;
+    return this.searches.some((r) => mentions(r.content, tool)) ? tool : null;
   }
 
   paramRevealed(tool: string, param: string): boolean {
     if (schemaParams(findRendered(this.request.tools, tool)).includes(param)) return true;
-    return mentions(this.request.system, param);
+    return mentions(this.request.system, param) || this.searches.some((r) => mentions(r.content, param));
   }
 }
 

@@ -41,6 +41,8 @@ export class CatalogMemo {
   private readonly views = new WeakMap<Catalog, WeakMap<ToolDef[], Catalog>>();
   /** Case catalogs under a variant, by (case catalog, variant). */
   private readonly variants = new WeakMap<Catalog, WeakMap<ResolvedVariant, VariantView>>();
+  /** The names and descriptions of a case catalog's tools (what a simulated persona may confuse), by catalog. */
+  private readonly summaries = new WeakMap<Catalog, { name: string; description: string }[]>();
   /** The tool names of a suite's whole catalog (distractors never take one), by its tool list. */
   private readonly names = new WeakMap<ToolDef[], ReadonlySet<string>>();
 
@@ -82,6 +84,16 @@ export class CatalogMemo {
       entry.withDrift.set(live.tools, catalog);
     }
     return catalog;
+  }
+
+  /** Each tool's name and description (or title) as `catalog` shows them, once per catalog. */
+  summary(catalog: Catalog): { name: string; description: string }[] {
+    let out = this.summaries.get(catalog);
+    if (!out) {
+      out = catalog.tools.map((t) => ({ name: t.name, description: t.description ?? t.title ?? '' }));
+      this.summaries.set(catalog, out);
+    }
+    return out;
   }
 
   /** `base` narrowed to `tools`, hashed; the same object for the same pair. */

@@ -37,6 +37,12 @@ export interface Oracle {
   answerMentions: string[];
   /** The case's `expect.order`: `sequence` = one call per turn in this order; absent = `parallel`. */
   order?: 'parallel' | 'sequence';
+  /**
+   * The tools of the catalog the strategy presents (names and descriptions as shown, search-deferred ones included):
+   * the candidates a persona may confuse the expected tool with. Which of them a request reveals is the persona's to
+   * read from the request.
+   */
+  catalog?: { name: string; description: string }[];
 }
 
 export interface CacheHints {
@@ -44,6 +50,24 @@ export interface CacheHints {
   stablePrefixChars?: number;
   /** Ask Anthropic to cache the tools + system prefix (`cache_control: {type: 'ephemeral'}`). */
   anthropicCacheControl?: boolean;
+}
+
+/**
+ * A request that holds tools back behind a search tool (the `tool-search` renderer): the runner answers calls to
+ * `tool` by searching the case's catalog and offers the tools found from the next turn on. Not sent to an API: the
+ * search tool itself is in `tools` (native) or described in the system prompt.
+ */
+export interface ToolSearchSpec {
+  /** The search tool's name as offered. */
+  tool: string;
+  /** `bm25`: a query in words, ranked by BM25; `regex`: a regular expression over names, descriptions and parameters. */
+  method: 'bm25' | 'regex';
+  /** Most tools one search returns. */
+  k: number;
+  /** Tools offered from the first request on (catalog names). */
+  eager: string[];
+  /** Tools held back (the catalog's size less the eager ones), as the prompt announces them. */
+  deferred: number;
 }
 
 export interface ModelRequest {
@@ -55,6 +79,8 @@ export interface ModelRequest {
   cacheHints?: CacheHints;
   /** Text after which the model should stop (e.g. `</tool_call>`); providers pass it as a stop sequence. */
   stop?: string[];
+  /** The tools are held back behind a search tool the runner answers (see ToolSearchSpec). */
+  toolSearch?: ToolSearchSpec;
   oracle?: Oracle;
   /** Identifies the case for deterministic simulated replies; never sent to a real API. */
   meta: { caseId: string; repeat: number; seed: number; renderer: string; turn: number };

@@ -5,6 +5,7 @@ import { correctArguments } from './correct-arguments.js';
 import { markdownWrapped } from './markdown-wrapped.js';
 import { noCall } from './no-call.js';
 import { parseable } from './parseable.js';
+import { toolSearchGrader } from './tool-search.js';
 
 export const graders = {
   parseable,
@@ -12,6 +13,7 @@ export const graders = {
   'markdown-wrapped': markdownWrapped,
   'continued-after-results': continuedAfterResults,
   'no-call': noCall,
+  'tool-search': toolSearchGrader,
 } satisfies Record<string, Grader>;
 
 export type GraderName = keyof typeof graders;

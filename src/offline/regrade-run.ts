@@ -126,6 +126,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
         continue;
       }
       let tools: ToolDef[];
+      let shown: ToolDef[] | undefined;
       let hash: string;
       if (fromGrade) {
         // as grade did: the case's own functions, or the suite's catalog, filtered
@@ -147,6 +148,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
           context,
         });
         tools = view.tools;
+        if (view.catalog.tools !== view.tools) shown = view.catalog.tools;
         hash = view.catalog.hash;
       }
       if (record.catalogHash && hash !== record.catalogHash) drifted++;
@@ -159,7 +161,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
         )
           reread++;
       }
-      const input = { case: c, transcript, protocol: record.protocol, tools };
+      const input = { case: c, transcript, protocol: record.protocol, tools, ...(shown ? { shown } : {}) };
       const grades = graders.map((g) => g.grade(input)).filter((g): g is Grade => g !== null);
       if (canonicalJson(grades) !== canonicalJson(record.grades)) changed++;
       const next: CaseRecord = { ...record, transcript, grades };

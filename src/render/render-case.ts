@@ -1,7 +1,7 @@
 import { CatalogMemo, caseCatalog } from '../catalog/case-catalog.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import type { ModelRequest, ProviderKind } from '../contracts/model.js';
-import type { RenderedRequest } from '../contracts/renderer.js';
+import type { PreparedRenderer, RenderedRequest } from '../contracts/renderer.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import type { Catalog, ToolDef } from '../contracts/tool.js';
 import type { Strategy } from '../plugins/index.js';
@@ -45,6 +45,8 @@ export interface RenderedCase {
   tools: ToolDef[];
   /** What the renderer made of it. */
   rendered: RenderedRequest;
+  /** The renderer as prepared for the catalog (a tool-search strategy presents the tools a search finds with it). */
+  prepared: PreparedRenderer;
   /** The first request of the case, exactly as the provider receives it. */
   request: ModelRequest;
 }
@@ -83,9 +85,10 @@ export function renderCase(input: RenderCaseInput): RenderedCase {
     ? input.context.prepare(strategy, catalog, provider)
     : strategy.renderer.prepare({ catalog, options: strategy.options, provider });
   const rendered = prepared.render(testCase);
+  const memo = input.context?.catalogs ?? new CatalogMemo();
   const request: ModelRequest = {
     ...rendered,
-    oracle: oracleOf(testCase),
+    oracle: oracleOf(testCase, memo.summary(catalog)),
     meta: {
       caseId: `${input.suite.suite.name}/${testCase.id}`,
       repeat: input.trial?.repeat ?? 0,
@@ -94,5 +97,5 @@ export function renderCase(input: RenderCaseInput): RenderedCase {
       turn: 0,
     },
   };
-  return { catalog, tools, rendered, request };
+  return { catalog, tools, rendered, prepared, request };
 }

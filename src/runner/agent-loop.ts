@@ -1,5 +1,5 @@
 import type { CaseSession } from '../catalog/server-pool.js';
-import type { Message, ModelRequest, NativeCall } from '../contracts/model.js';
+import type { Message, ModelRequest, NativeCall, RenderedTool } from '../contracts/model.js';
 import type { ParseContext, ParsedCall } from '../contracts/parse.js';
 import type { Provider } from '../contracts/provider.js';
 import type { ToolDef } from '../contracts/tool.js';
@@ -9,6 +9,7 @@ import { acceptedCalls, parseResponse } from '../parse/index.js';
 import { parseTools } from '../parse/parse-tools.js';
 import { feedbackMessages } from './feedback.js';
 import { routeCall } from './route-call.js';
+import type { ToolSearchRuntime } from './tool-search.js';
 
 export interface LoopLimits {
   maxTurns: number;
@@ -39,11 +40,16 @@ export async function runAgentLoop(
   limits: LoopLimits,
   abort: CaseAbort,
   offered: readonly ToolDef[] = session.catalog.tools,
+  search?: ToolSearchRuntime,
 ): Promise<Transcript> {
   const turns: Turn[] = [];
   const messages: Message[] = [...first.messages];
   const { oracle: _oracle, ...visible } = first;
-  const context: ParseContext = { tools: parseTools(offered, first.tools) };
+  // the search tool is a name a reply may call too (a text protocol's call to it is read like any other)
+  const parseOffered = search ? [...offered, { name: search.spec.tool, inputSchema: {}, server: '' }] : offered;
+  const context: ParseContext = { tools: parseTools(parseOffered, first.tools) };
+  // native tools a search loaded: offered from the next turn on
+  let tools = first.tools;
   const transcript = (stopReason: Transcript['stopReason'], finalText: string): Transcript => ({
     turns,
     finalText,
@@ -52,7 +58,12 @@ export async function runAgentLoop(
   for (let index = 0; index < limits.maxTurns; index++) {
     if (abort.isAborted)
       throw new LoopError(new ToolgaugeError('ABORTED', 'run interrupted'), transcript('aborted', ''));
-    const request: ModelRequest = { ...first, messages: [...messages], meta: { ...first.meta, turn: index } };
+    const request: ModelRequest = {
+      ...first,
+      ...(tools ? { tools } : {}),
+      messages: [...messages],
+      meta: { ...first.meta, turn: index },
+    };
     let response: Awaited<ReturnType<Provider['generate']>>;
     try {
       response = await withTimeout(
@@ -70,7 +81,7 @@ export async function runAgentLoop(
     const accepted = acceptedCalls(parse, first.protocol);
     const turn: Turn = {
       index,
-      request: { ...visible, messages: request.messages, meta: request.meta },
+      request: { ...visible, ...(tools ? { tools } : {}), messages: request.messages, meta: request.meta },
       response,
       parse,
       executed: [],
@@ -78,8 +89,8 @@ export async function runAgentLoop(
     turns.push(turn);
     if (accepted.length === 0) return transcript('answered', response.text);
     try {
-      turn.executed = await executeCalls(
-        first,
+      const done = await executeCalls(
+        request,
         response.toolCalls,
         accepted,
         session,
@@ -87,7 +98,10 @@ export async function runAgentLoop(
         limits.toolMs,
         index,
         abort,
+        search,
       );
+      turn.executed = done.executed;
+      if (done.loaded.length > 0) tools = [...(tools ?? []), ...done.loaded];
     } catch (e) {
       throw new LoopError(e, transcript('error', response.text));
     }
@@ -105,15 +119,36 @@ async function executeCalls(
   toolMs: number,
   turnIndex: number,
   abort: CaseAbort,
-): Promise<ToolExecution[]> {
+  search: ToolSearchRuntime | undefined,
+): Promise<{ executed: ToolExecution[]; loaded: RenderedTool[] }> {
   // Native APIs need an answer for every call id the model sent, even ones whose arguments did not parse.
   const work: { call: ParsedCall | undefined; id: string; name: string }[] =
     request.protocol === 'native'
       ? nativeCalls.map((n) => ({ call: accepted.find((a) => a.id === n.id), id: n.id, name: n.name }))
       : accepted.map((a, i) => ({ call: a, id: a.id ?? `call_${turnIndex + 1}_${i + 1}`, name: a.name }));
   const out: ToolExecution[] = [];
+  const loaded: RenderedTool[] = [];
   for (const { call, id, name } of work) {
     const started = performance.now();
+    if (search?.handles(name)) {
+      // the search tool is the runner's: answered here, never routed to a server
+      const answer = call
+        ? search.answer(call.args)
+        : { text: `The arguments of ${name} are not valid JSON.`, isError: true, found: [], tools: [] };
+      loaded.push(...answer.tools);
+      out.push({
+        callId: id,
+        name,
+        server: '',
+        tool: name,
+        args: call?.args,
+        result: answer.text,
+        isError: answer.isError,
+        durationMs: performance.now() - started,
+        loaded: answer.found,
+      });
+      continue;
+    }
     const route = routeCall(name, request.tools, offered);
     const target = route.target;
     const base = { callId: id, name, server: target?.server ?? '', tool: target?.tool ?? name, args: call?.args };
@@ -135,7 +170,7 @@ async function executeCalls(
     else result = await session.call(target.server, target.tool, call.args, toolMs, abort);
     out.push({ ...base, result: result.text, isError: result.isError, durationMs: performance.now() - started });
   }
-  return out;
+  return { executed: out, loaded };
 }
 
 /** Whether a call goes to a tool a catalog variant added as a distractor. */

@@ -7,6 +7,7 @@ import type { CaseRecord } from '../run-log/schema.js';
 import { CaseAbort, LoopError, runAgentLoop } from './agent-loop.js';
 import type { PlanItem } from './plan.js';
 import { RunContext } from './run-context.js';
+import { ToolSearchRuntime } from './tool-search.js';
 
 export interface CaseSettings {
   seed: number;
@@ -45,7 +46,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
   const session = await pool.openCase(suite, c, bounds).catch((e: unknown) => e as Error);
   try {
     if (session instanceof Error) throw session;
-    const { catalog, tools, rendered, request } = renderCase({
+    const { catalog, tools, rendered, prepared, request } = renderCase({
       suite,
       testCase: c,
       live: session.catalog,
@@ -62,8 +63,17 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
     const limits = { maxTurns: c.maxTurns ?? settings.maxTurns, turnMs: settings.turnMs, toolMs: settings.toolMs };
     // routed and parsed against the tools the grade judges by (filtered, or the schema cache; as served, whatever the
     // catalog variant showed the model)
-    transcript = await runAgentLoop(request, provider.provider, session, limits, abort, tools);
-    const input = { case: c, transcript, protocol, tools };
+    const search = rendered.toolSearch
+      ? new ToolSearchRuntime(rendered.toolSearch, catalog.tools, prepared, context.searches, rendered.tools)
+      : undefined;
+    transcript = await runAgentLoop(request, provider.provider, session, limits, abort, tools, search);
+    const input = {
+      case: c,
+      transcript,
+      protocol,
+      tools,
+      ...(catalog.tools !== tools ? { shown: catalog.tools } : {}),
+    };
     grades = settings.graders.map((g) => g.grade(input)).filter((g): g is Grade => g !== null);
   } catch (e) {
     const cause = e instanceof LoopError ? e.cause : e;
