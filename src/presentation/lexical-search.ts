@@ -175,18 +175,23 @@ export function regexSearch(tools: readonly ToolDef[], re: RegExp, k: number): S
   return hits.slice(0, k).map(({ tool, score }) => ({ tool, score }));
 }
 
-/** How much two tools' words overlap, 0 (nothing shared) to 1 (the same words): cosine of their word counts. */
-export function similarity(a: ToolDef, b: ToolDef): number {
-  const count = (ws: string[]) => {
-    const m = new Map<string, number>();
-    for (const w of ws) m.set(w, (m.get(w) ?? 0) + 1);
-    return m;
-  };
-  const x = count(toolWords(a));
-  const y = count(toolWords(b));
+/** How often each word of a tool occurs (toolWords counted). */
+export function wordCounts(tool: ToolDef): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const w of toolWords(tool)) m.set(w, (m.get(w) ?? 0) + 1);
+  return m;
+}
+
+/** The cosine of two word counts: 0 (no word shared) to 1 (the same words as often). */
+export function cosine(x: ReadonlyMap<string, number>, y: ReadonlyMap<string, number>): number {
   let dot = 0;
   for (const [w, n] of x) dot += n * (y.get(w) ?? 0);
-  const norm = (m: Map<string, number>) => Math.sqrt([...m.values()].reduce((s, n) => s + n * n, 0));
+  const norm = (m: ReadonlyMap<string, number>) => Math.sqrt([...m.values()].reduce((s, n) => s + n * n, 0));
   const d = norm(x) * norm(y);
   return d === 0 ? 0 : dot / d;
+}
+
+/** How much two tools' words overlap, 0 (nothing shared) to 1 (the same words): cosine of their word counts. */
+export function similarity(a: ToolDef, b: ToolDef): number {
+  return cosine(wordCounts(a), wordCounts(b));
 }
