@@ -50,13 +50,16 @@ export const correctArguments: Grader = {
 
     const failures: string[] = [];
     const unmatched: string[] = [];
+    const { selections, standIns } = selectionsOf(expected, owner, refs, tools, input.tools.length, input.shown);
     for (let j = 0; j < expected.length; j++) {
       if (owner[j] !== undefined) continue;
       const e = expected[j] as ExpectedCall;
       unmatched.push(e.tool);
+      // a call to another tool stood in for it: that call's own failure says so ("… instead of e.tool")
+      const how = selections[j]?.how;
+      if (how === 'other-tool' || how === 'distractor') continue;
       failures.push(explainMiss(e, j, refs, calls, problems, matchedRefs, sequence, tools));
     }
-    const { selections, standIns } = selectionsOf(expected, owner, refs, tools, input.tools.length, input.shown);
     const hallucinated: string[] = [];
     const distractors: string[] = [];
     const extra: string[] = [];
@@ -96,6 +99,12 @@ export const correctArguments: Grader = {
         if (!distractors.includes(r.tool)) distractors.push(r.tool);
         const instead = standIns.get(i);
         failures.push(`wrong tool: distractor ${r.tool}${instead ? ` instead of ${instead}` : ''}`);
+        continue;
+      }
+      const insteadOf = standIns.get(i);
+      if (tool && insteadOf) {
+        // the wrong tool: its arguments are beside the point
+        failures.push(`wrong tool: ${showCall(r.tool, r.call.args)} instead of ${insteadOf}`);
         continue;
       }
       if (tool) {

@@ -1,6 +1,7 @@
 import type { CellSummary } from '../contracts/reporter.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
+import { type PresentationJson, presentationJson } from './presentation-json.js';
 import { type RunSnapshot, snapshotOf } from './snapshot.js';
 import { compareStrategies, type StrategyComparison } from './strategy-comparison.js';
 import { wilson } from './wilson.js';
@@ -31,6 +32,11 @@ export interface RunJson {
    * strategy?" and summary.md's "Strategies per provider"). Providers are never pooled.
    */
   strategies: StrategyComparison[];
+  /**
+   * Why strategies fail, per cell: each expected tool's outcomes (right, wrong arguments, another tool, a distractor,
+   * a hallucination, no call), the tools confused with it, tool-search counts; and the sweeps as curves.
+   */
+  presentation: PresentationJson;
   /** The compact per-case numbers: what `baseline update` promotes and `compare` pairs on. */
   snapshot: RunSnapshot;
 }
@@ -90,6 +96,7 @@ export function renderRunJson(
       : null,
     ...(extra.gate ? { gate: extra.gate } : {}),
     strategies: compareStrategies(agg),
+    presentation: presentationJson(agg),
     snapshot: snapshotOf(agg, { cases: opts.snapshotCases !== false }),
   };
 }

@@ -1,6 +1,7 @@
 import type { CellStats, RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
 import { mdCell, oneLine, pct, rateText, signedPts } from './format.js';
+import { presentationMarkdown } from './summary-presentation.js';
 import { strategiesMarkdown } from './summary-strategies.js';
 import { wilson } from './wilson.js';
 
@@ -101,6 +102,7 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
     }
   }
   lines.push(...strategiesMarkdown(agg));
+  lines.push(...presentationMarkdown(agg));
   lines.push(...callShapesSection(agg));
   if (agg.failures.length) {
     lines.push('');

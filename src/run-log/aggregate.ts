@@ -1,5 +1,6 @@
 import type { ParsedCall } from '../contracts/parse.js';
 import type { CatalogDrift } from '../contracts/tool.js';
+import { PresentationTally } from '../report/presentation-tally.js';
 import { passHatK } from '../report/stats.js';
 import type { CaseRecord, RunHeader } from './schema.js';
 
@@ -155,6 +156,8 @@ export class RunAggregate {
   readonly errors: FailureNote[] = [];
   /** Suites whose schema cache differed from the live server (the last drift seen per suite). */
   readonly drift = new Map<string, CatalogDrift>();
+  /** Why strategies fail: tools confused, per-tool outcomes, tool-search counts (a pure fold of the same records). */
+  readonly presentation = new PresentationTally();
   total = 0;
   totalErrors = 0;
   private lastCell: CellCases | undefined;
@@ -271,6 +274,7 @@ export class RunAggregate {
     }
     cc.trials.inc(i);
     this.total++;
+    this.presentation.add(record);
     c.cases++;
     c.durationMs += record.durationMs;
     c.promptTokens += record.promptTokens;
