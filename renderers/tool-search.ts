@@ -44,6 +44,27 @@ function searchTool(name: string, method: ToolSearchSpec['method'], k: number, d
   };
 }
 
+const NOTE = /Only some of your tools are loaded\. (\d+) more can be found with ([A-Za-z0-9_-]+):/;
+
+/**
+ * The tool search a rendered request offers, read back from its prompt (and native tools) alone: for a server that
+ * sees only what went over the wire (the `serve llm` mock), as protocolOfPrompt reads the protocol. Undefined for a
+ * request without the deferred-tools note this renderer writes.
+ */
+export function toolSearchOfPrompt(
+  system: string,
+  tools: readonly { name: string; description: string; parameters: Record<string, unknown> }[] = [],
+): ToolSearchSpec | undefined {
+  const m = NOTE.exec(system);
+  if (!m) return undefined;
+  const name = m[2] as string;
+  const native = tools.find((t) => t.name === name);
+  const text = native ? `${native.description} ${JSON.stringify(native.parameters)}` : system;
+  const regex = native ? /"pattern"/.test(text) : new RegExp(`## ${name}[\\s\\S]*?- pattern \\(`).test(system);
+  const k = Number(/up to (\d+)/.exec(text)?.[1] ?? 5);
+  return { tool: name, method: regex ? 'regex' : 'bm25', k, eager: [], deferred: Number(m[1]) };
+}
+
 function deferredNote(name: string, deferred: number): string {
   return [
     '# Finding tools',

@@ -68,7 +68,7 @@ export function sweepsSection(series: SweepSeries[], graders: string[]): string 
         const rows = s.points
           .map((pt) => {
             const t = pt.graders[grader];
-            return `<tr><td>${pt.value}</td><td>${t && t.n ? `${pct(t.rate)} <small>(${t.pass}/${t.n}, ${pct(t.wilson95[0])}–${pct(t.wilson95[1])})</small>` : '–'}</td><td>${pt.promptTokensMean}</td></tr>`;
+            return `<tr><td>${pt.value}</td><td>${t?.n ? `${pct(t.rate)} <small>(${t.pass}/${t.n}, ${pct(t.wilson95[0])}–${pct(t.wilson95[1])})</small>` : '–'}</td><td>${pt.promptTokensMean}</td></tr>`;
           })
           .join('');
         return `<div class="sweep" data-renderer="${e(s.renderer)}" data-variant="${e(s.variant)}" data-field="${e(s.field)}"><h4>${e(name)}</h4>${curve(s, grader, 'value', `${caption} ${s.field}`)}${curve(s, grader, 'tokens', `${caption} mean prompt tokens`)}<table class="sweep-table"><tr><th>${e(s.field)}</th><th>${e(grader)}</th><th>prompt tokens</th></tr>${rows}</table></div>`;
