@@ -21,8 +21,9 @@ const tool = (name: string, server = 'a', extra: Partial<ToolDef> = {}): ToolDef
 
 const catalog = (tools: ToolDef[]): Catalog => ({ tools, source: 'live', hash: hashOf(tools) });
 const pool = Array.from({ length: 30 }, (_, i) => tool(`extra_${String(i).padStart(2, '0')}`, 'pool'));
-const variant = (spec: ResolvedVariant['variant']['spec'], extra: Partial<ResolvedVariant> = {}): ResolvedVariant => ({
-  variant: { name: 'v', base: 'v', spec },
+type Spec = Omit<ResolvedVariant['variant']['spec'], 'name'>;
+const variant = (spec: Spec, extra: Partial<ResolvedVariant> = {}): ResolvedVariant => ({
+  variant: { name: 'v', base: 'v', spec: { name: 'v', ...spec } },
   pool,
   ...extra,
 });
@@ -83,7 +84,7 @@ describe('catalog variants', () => {
 
   it('order: alphabetical and shuffled (seeded) set the catalog ordered; as-listed keeps the servers order', () => {
     const tools = ['delta', 'alpha', 'charlie', 'bravo', 'echo'].map((n) => tool(n));
-    const names = (spec: ResolvedVariant['variant']['spec']) =>
+    const names = (spec: Spec) =>
       applyVariant(catalog(tools), variant(spec), new Set()).catalog.tools.map((t) => t.name);
     expect(names({ order: 'alphabetical' })).toEqual(['alpha', 'bravo', 'charlie', 'delta', 'echo']);
     expect(names({ order: 'as-listed' })).toEqual(['delta', 'alpha', 'charlie', 'bravo', 'echo']);
