@@ -12,6 +12,7 @@ import { configOfRun } from '../config/run-config.js';
 import type { Grader } from '../contracts/grade.js';
 import { ToolgaugeError } from '../errors.js';
 import { finishRun } from '../gate/finish-run.js';
+import { VariantCheck } from '../plugins/check-variants.js';
 import {
   type ProviderSlot,
   resolveGraders,
@@ -88,7 +89,13 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   // that does not start in time there is not started again by the run (its cases become infrastructure errors at
   // once), and a slow start is announced on stderr rather than waited for in silence.
   const starts: PoolOptions = { stalled: new Map(), notify: (line) => process.stderr.write(`${line}\n`) };
-  await checkListedExpectations(suites, { waitMs: config.timeouts.serverStartMs, pool: starts });
+  const variants = new VariantCheck(strategies);
+  await checkListedExpectations(suites, {
+    waitMs: config.timeouts.serverStartMs,
+    pool: starts,
+    onListed: (s, tools) => variants.suite(s, tools),
+  });
+  variants.done(suites.length);
 
   const runId = resumed?.header.runId ?? newRunId();
   const runDir = resumed ? resolve(flags.resume!) : resolve(loaded.dir, config.out, runId);

@@ -12,7 +12,7 @@ import type { ProviderKind } from '../contracts/model.js';
 import type { RenderedRequest } from '../contracts/renderer.js';
 import { ToolgaugeError } from '../errors.js';
 import { resolveProviders, resolveStrategies, type Strategy } from '../plugins/index.js';
-import type { VariantSpec } from '../presentation/variant-schema.js';
+import { NO_VARIANT, type VariantSpec } from '../presentation/variant-schema.js';
 import { type RenderTarget, renderCase } from '../render/render-case.js';
 import { requestTokens } from '../util/tokens.js';
 
@@ -102,7 +102,19 @@ async function renderStrategy(
     list = loadYamlFile(file, ConfigSchema, 'CONFIG_INVALID').data.variants ?? [];
     dir = dirname(file);
   }
+  if (wanted === NO_VARIANT) return (await resolveStrategies([entry], baseDir, () => '--renderer'))[0] as Strategy;
   const base = wanted.includes('[') ? wanted.slice(0, wanted.indexOf('[')) : wanted;
+  // a sweep point names its values (`crowded[distractors.count=25]`): that point, swept or not in the config
+  const point = /\[(.*)\]$/.exec(wanted)?.[1];
+  if (point) {
+    const sweep = Object.fromEntries(
+      point.split(',').map((kv) => {
+        const [field, value] = kv.split('=');
+        return [field ?? '', [Number(value)]];
+      }),
+    );
+    list = list.map((v) => (v.name === base ? { ...v, sweep } : v));
+  }
   const strategies = await resolveStrategies([{ ...entry, variants: [base] }], dir, () => '--renderer', {
     list,
     where: (i) => `variants[${i}]`,
