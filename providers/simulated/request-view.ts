@@ -149,8 +149,12 @@ class LazyRequestView implements RequestView {
     // A native call must name a function the API was given; text protocols only need the name in the prompt (or, for
     // a tool a search found, in the search's result).
     if (this.request.protocol === 'native') return null;
-    if (mentions(this.request.system, tool)) return tool;
-    return this.searches.some((r) => mentions(r.content, tool)) ? tool : null;
+    if (this.searchTool) {
+      // behind a search, a tool is callable once defined (eager, or in a search's result), not when merely mentioned
+      const defined = (text: string) => text.includes(`## ${tool}\n`);
+      return defined(this.request.system) || this.searches.some((r) => defined(r.content)) ? tool : null;
+    }
+    return mentions(this.request.system, tool) ? tool : null;
   }
 
   paramRevealed(tool: string, param: string): boolean {

@@ -163,6 +163,11 @@ async function executeCalls(
       result = { text: `Unknown tool: ${name}. Use one of the tools listed in the instructions.`, isError: true };
     else if (!isPlainObject(call.args))
       result = { text: `The arguments of ${name} must be a JSON object.`, isError: true };
+    else if (search && !search.isLoaded(target.server, target.tool))
+      result = {
+        text: `${name} is not loaded: find it with ${search.spec.tool} first, then call it.`,
+        isError: true,
+      };
     else if (isDistractor(offered, target))
       // a distractor's server is not part of the case: it answers as an unreachable tool would, saying nothing of why
       result = { text: `${name} is not available right now.`, isError: true };

@@ -39,6 +39,8 @@ export function queryParameter(method: ToolSearchSpec['method']): 'query' | 'pat
  */
 export class ToolSearchRuntime {
   private readonly offered = new Set<string>();
+  /** The catalog tools callable now (`server\u0000name`): the eager ones and every one a search found. */
+  private readonly loaded = new Set<string>();
 
   constructor(
     readonly spec: ToolSearchSpec,
@@ -48,6 +50,17 @@ export class ToolSearchRuntime {
     firstTools: readonly RenderedTool[] | undefined,
   ) {
     for (const t of firstTools ?? []) this.offered.add(t.name);
+    const eager = new Set(spec.eager);
+    for (const t of catalog) if (eager.has(t.name)) this.loaded.add(keyOf(t.server, t.name));
+  }
+
+  /**
+   * Whether a catalog tool may be called: eager, or found by a search. A deferred tool is callable only once a
+   * search returned it, as with APIs that load deferred tools on demand (a text-protocol reply can name any tool, and
+   * one named from a mention in another tool's description is refused until searched for).
+   */
+  isLoaded(server: string, tool: string): boolean {
+    return this.loaded.has(keyOf(server, tool));
   }
 
   handles(name: string): boolean {
@@ -77,6 +90,7 @@ export class ToolSearchRuntime {
         tools: [],
       };
     }
+    for (const t of found) this.loaded.add(keyOf(t.server, t.name));
     const shown = this.prepared.expand?.(found) ?? { text: found.map((t) => t.name).join('\n') };
     const tools = (shown.tools ?? []).filter((t) => !this.offered.has(t.name));
     for (const t of tools) this.offered.add(t.name);
@@ -86,6 +100,10 @@ export class ToolSearchRuntime {
   private refuse(text: string): SearchAnswer {
     return { text, isError: true, found: [], tools: [] };
   }
+}
+
+function keyOf(server: string, tool: string): string {
+  return `${server}\u0000${tool}`;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
