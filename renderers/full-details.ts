@@ -8,7 +8,7 @@ import { textToolNames } from './parts/tool-names.js';
 
 const Options = z
   .object({
-    protocol: z.enum(['xml-tags', 'json', 'python-call']).optional(),
+    protocol: z.enum(['xml-tags', 'json', 'python-call', 'tool-named-xml']).optional(),
     noFences: z.boolean().optional(),
     examples: z.boolean().optional(),
   })

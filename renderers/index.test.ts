@@ -12,6 +12,9 @@ describe('renderer registry', () => {
       'native-functions',
       'cached-schemas',
       'tool-search',
+      'cline-xml',
+      'hermes',
+      'claude-code',
     ]);
     for (const [name, r] of Object.entries(renderers)) {
       expect(getRenderer(name)).toBe(r);

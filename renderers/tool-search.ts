@@ -14,7 +14,7 @@ const Options = z
     k: z.number().int().min(1).max(50).optional(),
     method: z.enum(['bm25', 'regex']).optional(),
     eager: z.array(z.string().min(1)).optional(),
-    protocol: z.enum(['native', 'xml-tags', 'json', 'python-call']).optional(),
+    protocol: z.enum(['native', 'xml-tags', 'json', 'python-call', 'tool-named-xml']).optional(),
   })
   .strict();
 

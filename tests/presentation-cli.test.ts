@@ -80,6 +80,7 @@ beforeAll(async () => {
         { name: 'full-details', variants: ['reworded', 'bare'] },
         { name: 'tool-search', variants: ['crowded'] },
         { name: 'tool-search', options: { protocol: 'xml-tags', method: 'regex' }, variants: ['crowded'] },
+        { name: 'cline-xml', variants: ['reworded'] },
       ],
       variants: [
         {
@@ -144,6 +145,7 @@ describe('catalog variants, sweeps and tool search through the real CLI', () => 
       'tool-search@crowded[distractors.count=120]',
       'tool-search(method=regex,protocol=xml-tags)@crowded[distractors.count=0]',
       'tool-search(method=regex,protocol=xml-tags)@crowded[distractors.count=120]',
+      'cline-xml@reworded',
     ]);
     expect(header.strategies[2]?.variant).toMatchObject({ base: 'crowded', sweep: { 'distractors.count': 120 } });
     // the sweep flag is in the effective config: replay and regrade rebuild the same strategies from it
@@ -168,6 +170,8 @@ describe('catalog variants, sweeps and tool search through the real CLI', () => 
     expect(reworded).toContain('REWORDED-PARAM: the tab to read');
     const headers = [...reworded.matchAll(/^## (\S+)/gm)].map((m) => m[1]);
     expect(headers).toEqual([...headers].sort());
+    // an agent style on a variant
+    expect(first('cline-xml@reworded')?.system).toContain(`Description: ${REWORDED.slice(0, 59)}…`);
     const bare = first('full-details@bare')?.system ?? '';
     expect(bare).toContain('## read_data_from_excel');
     expect(bare).not.toMatch(/Description:|one of:|default:/);

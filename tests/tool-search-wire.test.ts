@@ -10,9 +10,10 @@ import { runCliAnywhere } from './run-cli-anywhere.js';
 import { type ServedLlm, serveLlmProcess } from './serve-llm-process.js';
 
 /**
- * Tool search through the real SDK clients (openai Chat Completions and Responses, @anthropic-ai/sdk, ollama) against
+ * Tool search, and the agent-style renderers, through the real SDK clients (openai Chat Completions and Responses, @anthropic-ai/sdk, ollama) against
  * the real `serve llm` wire mock, sim:oracle behind it: natively and in two text protocols, a search is sent, the
- * tools found are offered (natively, or defined in the result), and the expected call follows, in every protocol.
+ * tools found are offered (natively, or defined in the result), and the expected call follows, in every protocol;
+ * Cline-style XML, Hermes-style and Claude Code-style prompts are answered as the persona answers them in process.
  */
 let llm: ServedLlm;
 const dir = mkdtempSync(join(tmpdir(), 'tg-search-wire-'));
@@ -36,6 +37,10 @@ describe('tool search over the wire', () => {
           { name: 'tool-search', options: { k: 3 } },
           { name: 'tool-search', options: { protocol: 'xml-tags' } },
           { name: 'tool-search', options: { protocol: 'python-call', method: 'regex' } },
+          // the agent styles, whose protocol the persona behind the wire reads from the prompt
+          'cline-xml',
+          'hermes',
+          'claude-code',
         ],
         providers: [
           { id: 'openai-compatible:mock', options: { baseURL: `${llm.url}/v1`, apiKeyEnv: 'MOCK_KEY', ...common } },
@@ -65,8 +70,11 @@ describe('tool search over the wire', () => {
     const records = readRecords(join(runDirFrom(res.stderr, dir), 'run.jsonl')).filter(
       (r): r is CaseRecord => r.type === 'case',
     );
-    expect(records).toHaveLength(2 * 3 * 4);
-    for (const r of records) {
+    expect(records).toHaveLength(2 * 6 * 4);
+    expect(new Set(records.map((r) => r.protocol))).toEqual(
+      new Set(['native', 'xml-tags', 'python-call', 'tool-named-xml']),
+    );
+    for (const r of records.filter((x) => x.renderer.startsWith('tool-search'))) {
       const search = r.grades.find((g) => g.grader === 'tool-search') as Grade;
       expect(search.pass, `${r.key}: ${search.reason}`).toBe(true);
       const turns = r.transcript.turns;

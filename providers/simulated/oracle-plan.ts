@@ -50,7 +50,9 @@ export function planTurn(view: RequestView): TurnPlan {
     return view.afterResults ? { kind: 'answer' } : { kind: 'no-call' };
   const remaining = expected.slice(view.results.length);
   if (remaining.length === 0) return { kind: 'answer' };
-  const candidates = oracle.order === 'sequence' ? remaining.slice(0, 1) : remaining;
+  // one call per turn when the case wants them in order, and as many as the agent runs in one message
+  const perTurn = oracle.order === 'sequence' ? 1 : (view.request.maxCallsPerTurn ?? remaining.length);
+  const candidates = remaining.slice(0, perTurn);
   const calls = candidates.map((c) => planned(view, c)).filter((c): c is PlannedCall => c !== null);
   const hidden = candidates.find((c) => view.callName(c.tool) === null);
   // a model that can search finds every tool it needs before calling: a few tries per tool

@@ -1,8 +1,11 @@
 import type { JSONSchema } from './json-schema.js';
 import type { ExpectedCall } from './suite.js';
 
-/** How the request asks the model to express tool calls. */
-export type Protocol = 'native' | 'xml-tags' | 'json' | 'python-call';
+/**
+ * How the request asks the model to express tool calls. `tool-named-xml`: an element named after the tool holding one
+ * element per parameter, as Cline and Roo Code ask for it.
+ */
+export type Protocol = 'native' | 'xml-tags' | 'json' | 'python-call' | 'tool-named-xml';
 
 /** A tool call as a provider's native API returns it. `arguments` is whatever the API sent (often a JSON string). */
 export interface NativeCall {
@@ -79,6 +82,11 @@ export interface ModelRequest {
   cacheHints?: CacheHints;
   /** Text after which the model should stop (e.g. `</tool_call>`); providers pass it as a stop sequence. */
   stop?: string[];
+  /**
+   * At most this many calls of a reply are executed (Cline-style agents run one tool per message); the rest are
+   * answered as not executed, and the model calls them again. Absent: every call.
+   */
+  maxCallsPerTurn?: number;
   /** The tools are held back behind a search tool the runner answers (see ToolSearchSpec). */
   toolSearch?: ToolSearchSpec;
   oracle?: Oracle;

@@ -22,7 +22,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * they are the bulk of a record, and checking every turn would make reading a long log several times slower.
  */
 
-const ProtocolSchema = z.enum(['native', 'xml-tags', 'json', 'python-call']) satisfies z.ZodType<Protocol>;
+const ProtocolSchema = z.enum([
+  'native',
+  'xml-tags',
+  'json',
+  'python-call',
+  'tool-named-xml',
+]) satisfies z.ZodType<Protocol>;
 
 const GradeSchema = z.custom<Grade>(
   (v) =>

@@ -128,8 +128,23 @@ async function executeCalls(
       : accepted.map((a, i) => ({ call: a, id: a.id ?? `call_${turnIndex + 1}_${i + 1}`, name: a.name }));
   const out: ToolExecution[] = [];
   const loaded: RenderedTool[] = [];
-  for (const { call, id, name } of work) {
+  const max = request.maxCallsPerTurn ?? Number.POSITIVE_INFINITY;
+  for (const [i, { call, id, name }] of work.entries()) {
     const started = performance.now();
+    if (i >= max) {
+      // a Cline-style agent runs the first tool of a message and tells the model the others did not run
+      out.push({
+        callId: id,
+        name,
+        server: '',
+        tool: name,
+        args: call?.args,
+        result: `${name} was not executed: use one tool per message, and call it again in your next message.`,
+        isError: true,
+        durationMs: 0,
+      });
+      continue;
+    }
     if (search?.handles(name)) {
       // the search tool is the runner's: answered here, never routed to a server
       const answer = call
