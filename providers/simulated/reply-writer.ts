@@ -142,9 +142,21 @@ function estimateTokens(chars: number): number {
   return Math.ceil(chars / 4);
 }
 
+/**
+ * The JSON length of a request's tool list, by the list's identity: every turn and case of a strategy sends the same
+ * list, and a catalog with distractors is a hundred tools. A WeakMap frees with the list; a length never changes.
+ */
+const toolsChars = new WeakMap<object, number>();
+
 function inputChars(request: ModelRequest): number {
   const messages = request.messages.reduce((n, m) => n + m.content.length, 0);
-  return request.system.length + messages + (request.tools ? JSON.stringify(request.tools).length : 0);
+  let tools = 0;
+  if (request.tools) {
+    const known = toolsChars.get(request.tools);
+    tools = known ?? JSON.stringify(request.tools).length;
+    if (known === undefined) toolsChars.set(request.tools, tools);
+  }
+  return request.system.length + messages + tools;
 }
 
 /** Cuts the text at the first stop sequence (excluded), as real APIs do. */

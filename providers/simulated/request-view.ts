@@ -105,17 +105,23 @@ class LazyRequestView implements RequestView {
     this.afterResults = this.searchTool ? this.latest.length > 0 : isAfterResults(request.messages);
   }
 
+  private allMemo: FedResult[] | undefined;
+
+  /** Every result fed back, searches included, read once per view. */
+  private get all(): FedResult[] {
+    this.allMemo ??= allResults(this.request.messages);
+    return this.allMemo;
+  }
+
   get searchesSinceResult(): number {
     if (!this.searchTool) return 0;
     let n = 0;
-    for (const r of allResults(this.request.messages)) n = r.name === this.searchTool ? n + 1 : 0;
+    for (const r of this.all) n = r.name === this.searchTool ? n + 1 : 0;
     return n;
   }
 
   get searches(): FedResult[] {
-    this.searchesMemo ??= this.searchTool
-      ? allResults(this.request.messages).filter((r) => r.name === this.searchTool)
-      : [];
+    this.searchesMemo ??= this.searchTool ? this.all.filter((r) => r.name === this.searchTool) : [];
     return this.searchesMemo;
   }
 
@@ -135,7 +141,7 @@ class LazyRequestView implements RequestView {
   }
 
   get results(): FedResult[] {
-    this.resultsMemo ??= this.withoutSearches(allResults(this.request.messages));
+    this.resultsMemo ??= this.withoutSearches(this.all);
     return this.resultsMemo;
   }
 

@@ -192,8 +192,7 @@ function planned(
   providers: ProviderSlot[],
   repeats: number,
 ): { include: ((item: PlanItem) => boolean) | undefined; total: number } {
-  if (!shard && !onlyKeys)
-    return { include: undefined, total: planSize(suites, strategies.length, providers.length, repeats) };
+  if (!shard && !onlyKeys) return { include: undefined, total: planSize(suites, strategies, providers, repeats) };
   const include = (item: PlanItem) =>
     (!shard || inShard(shard, item.suite.suite.name, item.case.id)) && (onlyKeys?.has(item.key) ?? true);
   let total = 0;

@@ -21,6 +21,13 @@ export const RendererEntrySchema = z.union([
         .describe(
           'Catalog variants (names from `variants:`, or none for the catalog unchanged) this renderer runs on, each its own strategy (default: [none])',
         ),
+      providers: z
+        .array(z.string().min(1))
+        .min(1)
+        .optional()
+        .describe(
+          'Provider labels or globs this renderer runs with (default: every provider); its other cells of the matrix stay empty',
+        ),
     })
     .strict(),
 ]);

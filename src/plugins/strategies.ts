@@ -19,6 +19,8 @@ export interface Strategy {
   options: Record<string, unknown>;
   renderer: Renderer;
   variant?: ResolvedVariant;
+  /** Provider labels or globs the strategy runs with (absent: every provider of the run). */
+  providers?: string[];
 }
 
 export function labelFor(name: string, options: Record<string, unknown>): string {
@@ -47,17 +49,24 @@ export async function resolveStrategies(
   const out: Strategy[] = [];
   const at: number[] = [];
   for (const [i, entry] of entries.entries()) {
-    const { name, options = {}, label, variants: names } = typeof entry === 'string' ? { name: entry } : entry;
+    const {
+      name,
+      options = {},
+      label,
+      variants: names,
+      providers,
+    } = typeof entry === 'string' ? { name: entry } : entry;
+    const only = providers ? { providers } : {};
     const renderer = await resolveRenderer(name, baseDir, () => where(i));
     const base = label ?? labelFor(name, options);
     for (const variantName of names ?? [NO_VARIANT]) {
       if (variantName === NO_VARIANT) {
-        out.push({ label: base, name, options, renderer });
+        out.push({ label: base, name, options, renderer, ...only });
         at.push(i);
         continue;
       }
       for (const variant of await resolver.resolve(variantName, () => where(i))) {
-        out.push({ label: strategyLabel(base, variant.variant.name), name, options, renderer, variant });
+        out.push({ label: strategyLabel(base, variant.variant.name), name, options, renderer, variant, ...only });
         at.push(i);
       }
     }

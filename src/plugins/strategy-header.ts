@@ -11,6 +11,7 @@ export function strategyHeader(s: Strategy): RunHeader['strategies'][number] {
     label: s.label,
     name: s.name,
     options: s.options,
+    ...(s.providers ? { providers: s.providers } : {}),
     ...(v
       ? {
           variant: {

@@ -109,6 +109,22 @@ function isRecordedTurn(t: Turn): boolean {
   return t.response.finishReason === 'recorded' && t.request.system === '' && t.request.messages.length === 0;
 }
 
+/**
+ * The JSON of a request's tool list, by the list's identity: the turns and cases of a strategy share one list, which a
+ * catalog with distractors makes a hundred tools long. A WeakMap frees with the list.
+ */
+const toolsJson = new WeakMap<object, string>();
+
+function toolsText(tools: Turn['request']['tools']): string {
+  if (!tools?.length) return '';
+  let text = toolsJson.get(tools);
+  if (text === undefined) {
+    text = json(tools);
+    toolsJson.set(tools, text);
+  }
+  return text;
+}
+
 /** One turn, compactly: the system prompt and tools only when they changed, the new messages, the reply. */
 function turnData(c: Chunk, t: Turn, prev: Turn | undefined): Record<string, unknown> {
   const r = t.response;
@@ -121,9 +137,8 @@ function turnData(c: Chunk, t: Turn, prev: Turn | undefined): Record<string, unk
   if (isRecordedTurn(t)) out.rec = 1;
   else {
     if (!prev || prev.request.system !== t.request.system) out.sys = c.s(t.request.system);
-    const tools = t.request.tools?.length ? json(t.request.tools) : '';
-    if (tools && (!prev || (prev.request.tools?.length ? json(prev.request.tools) : '') !== tools))
-      out.tools = c.s(tools);
+    const tools = toolsText(t.request.tools);
+    if (tools && (!prev || toolsText(prev.request.tools) !== tools)) out.tools = c.s(tools);
     out.msgs = t.request.messages
       .slice(prev ? prev.request.messages.length : 0)
       .map((m) => messageParts(m).map((x) => c.s(x)));

@@ -1,5 +1,6 @@
 import type { ParsedCall } from '../contracts/parse.js';
 import type { CatalogDrift } from '../contracts/tool.js';
+import { runsWith } from '../presentation/strategy-providers.js';
 import { PresentationTally } from '../report/presentation-tally.js';
 import { passHatK } from '../report/stats.js';
 import type { CaseRecord, RunHeader } from './schema.js';
@@ -180,7 +181,7 @@ export class RunAggregate {
     private readonly maxNotes = 20,
   ) {
     for (const s of header.strategies) {
-      for (const p of header.providers) this.cell(s.label, p.label, p.simulated);
+      for (const p of header.providers) if (runsWith(s, p.label)) this.cell(s.label, p.label, p.simulated);
     }
   }
 

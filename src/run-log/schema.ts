@@ -66,6 +66,8 @@ export const RunHeaderSchema = z.object({
       label: z.string(),
       name: z.string(),
       options: z.record(z.string(), z.unknown()),
+      /** The provider labels or globs the strategy runs with (absent: every provider). */
+      providers: z.array(z.string()).optional(),
       variant: z
         .object({
           name: z.string(),
