@@ -21,11 +21,10 @@ function toolTable(tools: ToolTally[]): string {
     .sort((a, b) => b.expected - b.right - (a.expected - a.right));
   const right = tools.filter((t) => t.right === t.expected);
   const table = (list: ToolTally[]) => `<table class="per-tool">${head}${list.map(row).join('')}</table>`;
+  const names = right.map((t) => `${e(t.tool)} <small>(${t.expected})</small>`).join(', ');
   return [
     missed.length ? table(missed) : '<p class="muted">Every expected call was right.</p>',
-    right.length
-      ? `<details class="all-right"><summary>${right.length} more tool(s), every expected call right</summary>${table(right)}</details>`
-      : '',
+    right.length ? `<p class="all-right muted">Every expected call right (times expected): ${names}</p>` : '',
   ].join('');
 }
 
@@ -62,12 +61,13 @@ function cellBlock(c: PresentationCellJson, open: boolean): string {
   const right = c.tools.reduce((n, t) => n + t.right, 0);
   const wrongTool = c.confusions.reduce((n, x) => n + x.count, 0);
   const summary = `${e(c.renderer)} · ${right}/${expected} expected calls right · ${wrongTool} wrong tool`;
+  const allRight = right === expected && !c.search;
   return [
     `<details class="why-cell" data-renderer="${e(c.renderer)}" data-provider="${e(c.provider)}" data-right="${right}" data-expected="${expected}" data-wrong-tool="${wrongTool}"${open ? ' open' : ''}><summary>${summary}</summary>`,
     searchLine(c),
-    toolTable(c.tools),
-    '<h4>Tools taken for others</h4>',
-    confusionTable(c.confusions.slice(0, SHOWN_CONFUSIONS)),
+    allRight ? '<p class="muted">Every expected call was right.</p>' : toolTable(c.tools),
+    wrongTool > 0 ? '<h4>Tools taken for others</h4>' : '',
+    wrongTool > 0 ? confusionTable(c.confusions.slice(0, SHOWN_CONFUSIONS)) : '',
     c.confusions.length > SHOWN_CONFUSIONS
       ? `<details class="more-confusions"><summary>${c.confusions.length - SHOWN_CONFUSIONS} more</summary>${confusionTable(c.confusions.slice(SHOWN_CONFUSIONS))}</details>`
       : '',

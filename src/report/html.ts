@@ -53,7 +53,7 @@ ul.grades li.ok,ul.grades li.bad{background:none}ul.grades li.bad b{color:#a00}u
 .cv-col pre{max-height:22rem}pre.diff .ins{background:#dff5df;display:block}pre.diff .del{background:#fbe0e0;display:block}pre.diff .same{color:#777;display:block}
 details.why-cell{border:1px solid #ddd;margin:.3rem 0;padding:.2rem .5rem}details.why-cell summary{cursor:pointer}
 table.confusions td.desc{max-width:26rem;font-size:.85em;color:#333;text-align:left}.bad-n{background:#fadada}
-table.confusions td.l,table.per-tool th{text-align:left}#why .provider{margin-bottom:1rem}
+table.confusions td.l,table.confusions th,table.per-tool th{text-align:left}#why .provider{margin-bottom:1rem}
 .sweep{display:inline-block;vertical-align:top;margin:0 1rem .5rem 0}.sweep svg{color:#124}
 `;
 
