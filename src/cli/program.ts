@@ -336,7 +336,10 @@ program
     'JSONL lines {"case","output"} | {"case","tool_calls"} | {"case","turns"}; BFCL result lines as they are; - reads standard input',
   )
   .option('-r, --renderer <label>', 'label of the renderer column', 'recorded')
-  .option('--protocol <p>', 'protocol the outputs were asked for: xml-tags (default), json, python-call (BFCL), native')
+  .option(
+    '--protocol <p>',
+    'protocol the outputs were asked for: xml-tags (default), json, python-call (BFCL), tool-named-xml, native',
+  )
   .option('-g, --grader <name>', 'grader (repeatable; default: all)', collect)
   .option('--out <dir>', 'reports folder', 'reports')
   .option(
@@ -361,7 +364,7 @@ program
   .option('--tools <file>', 'JSON tool definitions: MCP tools or a tools/list result, OpenAI tools or Anthropic tools')
   .option(
     '--protocol <p>',
-    'protocol the reply was asked for: xml-tags (default), json, python-call (default for BFCL suites), native (lines with tool_calls)',
+    'protocol the reply was asked for: xml-tags (default), json, python-call (default for BFCL suites), tool-named-xml, native (lines with tool_calls)',
   )
   .option('--format <f>', 'read the input as text (one reply) or jsonl (recorded-output lines) instead of telling')
   .option('--json', 'print JSON: one document, or one line per JSONL input line')
