@@ -63,6 +63,17 @@ describe('catalog variants', () => {
     expect(view.catalog.hash).not.toBe(c.hash);
   });
 
+  it('overrides may add example inputs after the description, where every renderer shows it', () => {
+    const view = applyVariant(
+      catalog([tool('read')]),
+      variant({}, { overrides: { read: { examples: [{ description: 'x', mode: 'fast' }] } } }),
+      new Set(),
+    );
+    expect(view.catalog.tools[0]?.description).toBe(
+      'read does things\nExample input: {"description":"x","mode":"fast"}',
+    );
+  });
+
   it('truncate cuts descriptions with an ellipsis; overrides replace tool and parameter descriptions', () => {
     const overrides = {
       read: { description: 'Reads a sheet.', parameters: { mode: 'Fast or slow', 'nested.deep': 'Deeper' } },

@@ -4,8 +4,8 @@ import { mapSchemaNodes, withParameterDescription } from './schema-nodes.js';
 import type { StripPart } from './variant-schema.js';
 
 /**
- * A descriptions file: per tool (by name, or `server/name`), a new description and new parameter descriptions (by
- * name, or a dotted path for a nested field: `options.bold`).
+ * A descriptions file: per tool (by name, or `server/name`), a new description, new parameter descriptions (by name,
+ * or a dotted path for a nested field: `options.bold`), and example inputs appended to the description.
  */
 export const DescriptionOverridesSchema = z.record(
   z.string().min(1),
@@ -13,6 +13,10 @@ export const DescriptionOverridesSchema = z.record(
     .object({
       description: z.string().optional(),
       parameters: z.record(z.string().min(1), z.string()).optional(),
+      examples: z
+        .array(z.record(z.string(), z.unknown()))
+        .optional()
+        .describe('Example inputs (argument objects), shown after the description: "Example input: {…}"'),
     })
     .strict(),
 );
@@ -33,6 +37,11 @@ export function overrideTool(tool: ToolDef, override: ToolOverride | undefined):
   if (override.description !== undefined) out = { ...out, description: override.description };
   for (const [path, description] of Object.entries(override.parameters ?? {})) {
     out = { ...out, inputSchema: withParameterDescription(out.inputSchema, path, description) };
+  }
+  if (override.examples?.length) {
+    // where every renderer shows it, native definitions included: in the description
+    const lines = override.examples.map((x) => `Example input: ${JSON.stringify(x)}`);
+    out = { ...out, description: [out.description ?? '', ...lines].filter((l) => l).join('\n') };
   }
   return out;
 }
