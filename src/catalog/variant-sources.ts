@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, extname, isAbsolute, join, resolve } from 'node:path';
 import { bundledSuiteNames, resolveSuitePath } from '../config/load-config.js';
 import { BUILTIN_SERVER_NAMES, loadSuite } from '../config/load-suite.js';
@@ -20,7 +20,10 @@ export function bundledCatalogDir(): string {
 export function bundledCatalogNames(): string[] {
   const dir = bundledCatalogDir();
   if (!existsSync(dir)) return [];
-  return ['everyday', 'office'].filter((n) => existsSync(join(dir, `${n}.json`)));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length))
+    .sort();
 }
 
 /** What one `distractors.from` entry names. */
