@@ -1,5 +1,6 @@
 import type { RunAggregate } from '../run-log/aggregate.js';
-import { mdCell, pct } from './format.js';
+import { pct } from './format.js';
+import { mdText } from './markdown-text.js';
 import { compareStrategies, type StrategyRow } from './strategy-comparison.js';
 
 /** Points with a sign, one decimal, no unit: +0.0, −71.6. */
@@ -33,8 +34,8 @@ export function strategiesMarkdown(agg: RunAggregate): string[] {
     "Each strategy against the provider's best on the same cases: pass rate · difference in points [95% interval], bold with its exact McNemar p (Holm-corrected) when significant, n.s. when not. Providers are not pooled.",
   ];
   for (const [provider, simulated] of providers) {
-    lines.push('', `### ${mdCell(provider)}${simulated ? ' (simulated)' : ''}`, '');
-    lines.push(`| strategy | prompt tokens | ${graders.map(mdCell).join(' | ')} |`);
+    lines.push('', `### ${mdText(provider)}${simulated ? ' (simulated)' : ''}`, '');
+    lines.push(`| strategy | prompt tokens | ${graders.map((g) => mdText(g)).join(' | ')} |`);
     lines.push(`|---|---:|${graders.map(() => '---').join('|')}|`);
     for (const r of renderers) {
       const rows = graders.map((g) =>
@@ -42,7 +43,7 @@ export function strategiesMarkdown(agg: RunAggregate): string[] {
       );
       const any = rows.find((x) => x !== undefined);
       if (!any) continue;
-      lines.push(`| ${mdCell(r)} | ${any.promptTokensMean} | ${rows.map(cellText).join(' | ')} |`);
+      lines.push(`| ${mdText(r)} | ${any.promptTokensMean} | ${rows.map(cellText).join(' | ')} |`);
     }
   }
   return lines;
