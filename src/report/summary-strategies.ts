@@ -32,7 +32,7 @@ export function strategiesMarkdown(agg: RunAggregate): string[] {
     '',
     '## Strategies per provider',
     '',
-    "Each strategy against the provider's best (★, the one strategy with the highest pass rate; *tie* when several share it, and the others are then compared with the tied one with the fewest prompt tokens) on the same cases: pass rate · difference in points [95% interval], bold with its exact McNemar p (Holm-corrected) when significant, n.s. when not. Providers are not pooled.",
+    "Each strategy against the provider's best (★, the one strategy with the highest pass rate; tie when several share it, and the others are then compared with the tied one with the fewest prompt tokens) on the same cases: pass rate · difference in points [95% interval], bold with its exact McNemar p (Holm-corrected) when significant, n.s. when not. Providers are not pooled.",
   ];
   for (const [provider, simulated] of providers) {
     lines.push('', `### ${mdText(provider)}${simulated ? ' (simulated)' : ''}`, '');
