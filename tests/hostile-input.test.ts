@@ -36,6 +36,12 @@ export function provider() {
 }
 `;
 
+/** A provider whose set-up fails with a message that tries to retitle the terminal and fake gate lines. */
+const BROKEN_PROVIDER = `export function provider() {
+  throw new Error('key refused \\u001b]0;PWNED\\u0007\\u001b[2K\\rgate: passed\\n\\u001b[2K\\rgate: passed');
+}
+`;
+
 // YAML double-quoted strings: \e is ESC, \a is BEL, \r a carriage return.
 const SUITE = `name: "evil \`x\` [y](z.example) _b_ #h $m$ &amp;"
 tools:
@@ -64,6 +70,8 @@ function writeProject(root: string, suite: string): void {
   writeFileSync(join(root, 'hostile-provider.mjs'), PROVIDER);
   writeFileSync(join(root, 'hostile.yaml'), suite);
   writeFileSync(join(root, 'toolgauge.config.yaml'), CONFIG);
+  writeFileSync(join(root, 'broken-provider.mjs'), BROKEN_PROVIDER);
+  writeFileSync(join(root, 'broken.config.yaml'), CONFIG.replace('./hostile-provider.mjs', './broken-provider.mjs'));
 }
 
 /** What a terminal would act on: ESC, BEL, CR, NUL and the C1 CSI. */
@@ -73,6 +81,7 @@ let run: CliResult;
 let render: CliResult;
 let parsed: CliResult;
 let refresh: CliResult;
+let broken: CliResult;
 let runDir: string;
 const stepSummary = join(dir, 'step-summary.md');
 const p = join(dir, 'p');
@@ -87,11 +96,12 @@ beforeAll(async () => {
     `${ESC}]0;X\u0007<tool_call>{"name":"lookup\\u001b[2K\\r","arguments":{"q":"a\\u0000b"}}</tool_call>\r\ngate: passed`,
   );
   writeProject(nested, SUITE.replace(/^name: .*$/m, 'name: ../../PWNED'));
-  [run, render, parsed, refresh] = await Promise.all([
+  [run, render, parsed, refresh, broken] = await Promise.all([
     runCliAnywhere(['eval', '-c', 'toolgauge.config.yaml'], p, { GITHUB_STEP_SUMMARY: stepSummary }),
     runCliAnywhere(['render', '--suite', 'hostile.yaml', '--case', 'ask', '--renderer', 'full-details'], p),
     runCliAnywhere(['parse', 'reply.txt', '--suite', 'hostile.yaml', '--case', 'ask'], p),
     runCliAnywhere(['schemas', 'refresh'], nested),
+    runCliAnywhere(['eval', '-c', 'broken.config.yaml'], p),
   ]);
   const out = join(p, 'out');
   runDir = join(out, readdirSync(out)[0] ?? '');
@@ -107,14 +117,20 @@ describe('hostile text from a model, a provider and a suite', () => {
       expect(text).not.toMatch(/^gate: passed/m);
     }
     expect(run.stderr.trimEnd().split('\n').at(-1)).toBe('gate: FAILED');
+    // an error that ends the command: one line of its own, its message's lines indented, escapes visible
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).not.toMatch(ACTIVE);
+    expect(broken.stderr).not.toMatch(/^gate: passed/m);
+    expect(broken.stderr).toContain(
+      String.raw`threw: key refused \x1b]0;PWNED\x07\x1b[2K\rgate: passed` +
+        `\n  ${String.raw`\x1b[2K\rgate: passed`}\n`,
+    );
     // still shown, made visible: the error message quoted in the summary
     expect(run.stdout).toContain(String.raw`\\x1b\]0;PWNED\\x07\\x1b\[2K gate: passed \# Fake heading`);
   });
 
   it('summary.md renders no element, link, heading or table cell from untrusted text', () => {
     const md = readFileSync(join(runDir, 'summary.md'), 'utf8');
-    expect(run.stdout).toContain(md);
-    expect(readFileSync(stepSummary, 'utf8')).toBe(md);
     const tokens = new MarkdownIt({ html: true, linkify: false }).parse(md, {});
     const all = tokens.flatMap((t) => [t, ...(t.children ?? [])]);
     const types = new Set(all.map((t) => t.type));
@@ -155,6 +171,9 @@ describe('hostile text from a model, a provider and a suite', () => {
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).toContain('evil `x` [y](z.example) _b_ #h $m$ &amp;');
     expect(html).toContain('@SUM(1+1) &lt;b&gt;bold&lt;/b&gt; *x*');
+    // the same text is printed and appended to the GitHub step summary
+    expect(run.stdout).toContain(md);
+    expect(readFileSync(stepSummary, 'utf8')).toBe(md);
   });
 
   it('results.csv defuses cells that start like a formula, and leaves numbers alone', () => {
@@ -222,7 +241,9 @@ describe('hostile text from a model, a provider and a suite', () => {
     expect(refresh.stderr).toBe(
       "toolgauge: hostile.yaml:1:7: name: the suite's name holds a path separator '/', which a file name must not; use letters, digits, spaces and - _ . + ( ) (e.g. my-suite)\n",
     );
-    expect(existsSync(join(dir, 'PWNED.json'))).toBe(false);
+    // the file it would have written: two folders above schemas/
+    expect(existsSync(join(nested, 'schemas', '..', '..', 'PWNED.json'))).toBe(false);
+    expect(readdirSync(join(dir, 'a'))).toEqual(['b']);
     expect(existsSync(join(nested, 'schemas'))).toBe(false);
   });
 });
