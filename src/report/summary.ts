@@ -58,7 +58,7 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
     const parts = [...d.added.map((t) => `+${t}`), ...d.removed.map((t) => `-${t}`), ...d.changed.map((t) => `~${t}`)];
     lines.push(
       '',
-      `**Schema cache drift** in suite ${mdText(suite)}: the cache differs from the live server (${mdText(parts.join(', '))}); run \`toolgauge schemas refresh\`.`,
+      `**Schema cache drift** in suite ${mdText(suite)}: the cache differs from the live server (${mdCode(parts.join(', '))}); run \`toolgauge schemas refresh\`.`,
     );
   }
   lines.push('');
