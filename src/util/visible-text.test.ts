@@ -8,7 +8,7 @@ describe('visible text', () => {
     );
     expect(visibleInline('a\nb\r')).toBe(String.raw`a\nb\r`);
     expect(visible('plain 名 text')).toBe('plain 名 text');
-    const json = JSON.stringify({ s: 'x\u009b\u202ey\u001b' });
-    expect(JSON.parse(visible(json))).toEqual({ s: 'x\u009b\u202ey\u001b' });
+    const json = JSON.stringify({ s: 'x\u009b\u202ey\u001b\u007f\u2028' });
+    expect(JSON.parse(visible(json))).toEqual({ s: 'x\u009b\u202ey\u001b\u007f\u2028' });
   });
 });

@@ -8,15 +8,16 @@ const ACTIVE_ALL = new RegExp(ACTIVE.source, 'g');
 const ACTIVE_OR_NEWLINE = new RegExp(`${ACTIVE.source.slice(0, -1)}\\n]`, 'g');
 
 /**
- * How one such character is shown: `\r`, `\n`, `\xHH` for the other C0 controls and DEL (ESC is `\x1b`), `\uHHHH`
- * above. The `\u` form is also a valid JSON escape of the same character, so JSON printed through {@link visible}
- * stays valid JSON with the same value (JSON.stringify writes C0 controls as escapes already, the others raw).
+ * How one such character is shown: `\r`, `\n`, `\xHH` for the other C0 controls (ESC is `\x1b`), `\uHHHH` for DEL
+ * and above. JSON.stringify writes C0 controls as escapes itself but DEL, C1 and the rest raw, and the `\u` form is
+ * a valid JSON escape of the same character: JSON printed through {@link visible} (`--json`, `serve mcp` on stdio)
+ * stays valid JSON with the same value.
  */
 function shown(c: string): string {
   if (c === '\r') return '\\r';
   if (c === '\n') return '\\n';
   const code = c.charCodeAt(0);
-  return code <= 0x7f ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  return code < 0x20 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
 /**
