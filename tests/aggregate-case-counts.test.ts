@@ -208,8 +208,8 @@ describe('RunAggregate per-case counts', () => {
     let compared = 0;
     for (const cmp of all) {
       for (const row of cmp.rows) {
-        if (row.best) continue;
-        const ref = referencePairs(tallies, row.renderer, cmp.best as string, cmp.provider, cmp.grader);
+        if (row.reference) continue;
+        const ref = referencePairs(tallies, row.renderer, cmp.reference, cmp.provider, cmp.grader);
         if (ref.pairs === 0) {
           expect(row.vsBest).toBeNull();
           continue;

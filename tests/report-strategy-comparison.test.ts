@@ -43,9 +43,16 @@ describe('strategy comparison per provider', () => {
     expect(lo).toBeLessThan(-0.6);
     expect(hi).toBeGreaterThan(-0.6);
     expect(hi).toBeLessThan(0);
-    // the oracle ties: the cheaper strategy is its best (equal prompt tokens here: the first listed), no difference
+    expect(guesser?.rows.find((r) => r.renderer === 'full-details')).toMatchObject({ best: true, tie: false });
+    // the oracle ties at 100%: no best; the cheaper strategy is the reference (equal tokens here: the first listed)
     const oracle = all.find((c) => c.provider === 'sim:oracle' && c.grader === 'correct-arguments');
-    expect(oracle?.rows.find((r) => !r.best)?.vsBest).toMatchObject({ diff: 0, p: 1, significant: false });
+    expect(oracle?.best).toBeNull();
+    expect(oracle?.reference).toBe('full-details');
+    expect(oracle?.rows.map((r) => [r.best, r.tie])).toEqual([
+      [false, true],
+      [false, true],
+    ]);
+    expect(oracle?.rows.find((r) => !r.reference)?.vsBest).toMatchObject({ diff: 0, p: 1, significant: false });
   });
 
   it("Newcombe's paired interval holds the difference and mirrors when the strategies swap", () => {
@@ -71,6 +78,26 @@ describe('strategy comparison per provider', () => {
     expect(md).toContain('### sim:guesser (simulated)');
     expect(md).toMatch(/\| names-only \| 120 \| .*30% · \*\*−60\.0 \[−\d+\.\d, −\d+\.\d\]\*\* p=0\.031/);
     expect(md).toContain('| full-details | 120 | **90%** ★ best');
+    // a tie at 100% (or 0%) marks no best
+    const oracle = md.slice(md.indexOf('### sim:oracle'));
+    expect(oracle).toContain('| full-details | 120 | 100% · tie | 100% · tie |');
+    expect(oracle).toContain('| names-only | 120 | 100% · tie | 100% · tie |');
+    expect(oracle).not.toContain('★ best');
+  });
+
+  it('marks no best for a single strategy, nor for strategies all at 0%', async () => {
+    const runDir = writeSyntheticRun(dir, `single-${Math.random().toString(36).slice(2)}`, [
+      ...passingCases(5, 0, G, { renderer: 'names-only', provider: 'sim:guesser' }),
+      ...passingCases(5, 0, G, { renderer: 'names-only', provider: 'sim:stopper' }),
+      ...passingCases(5, 0, G, { renderer: 'full-details', provider: 'sim:stopper' }),
+    ]);
+    const agg = (await loadRun(runDir)).aggregate;
+    const all = compareStrategies(agg);
+    expect(all.every((c) => c.best === null)).toBe(true);
+    const md = renderSummary(agg, { runDir: 'reports/x', interrupted: false });
+    expect(md).not.toContain('★ best');
+    expect(md).toContain('| names-only | 120 | 0% | 0% |');
+    expect(md).toContain('| full-details | 120 | 0% · tie | 0% · tie |');
   });
 });
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Catalog, CatalogDrift, ToolDef } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';
 import { canonicalJson, hashOf } from '../util/canonical-json.js';
+import { joinSegment } from '../util/path-segment.js';
 
 export const SCHEMA_CACHE_FORMAT = 'toolgauge.schemas/1';
 export const SCHEMA_CACHE_DIR = 'schemas';
@@ -15,8 +16,12 @@ export interface SchemaCacheFile {
   tools: ToolDef[];
 }
 
+/**
+ * `schemas/<suite>.json` beside the config. The suite's name was checked when the suite loaded (one safe file name);
+ * joinSegment checks it again, so no name can make `schemas refresh` write outside the schema folder.
+ */
 export function schemaCachePath(baseDir: string, suite: string): string {
-  return join(baseDir, SCHEMA_CACHE_DIR, `${suite}.json`);
+  return joinSegment(join(baseDir, SCHEMA_CACHE_DIR), suite, 'schema cache of suite', '.json');
 }
 
 export function writeSchemaCache(baseDir: string, suite: string, tools: ToolDef[]): string {

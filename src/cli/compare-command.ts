@@ -5,6 +5,7 @@ import { fmtP } from '../gate/gate.js';
 import { compareSnapshots, DEFAULT_COMPARE } from '../report/compare.js';
 import { renderCompare } from '../report/compare-md.js';
 import { loadSnapshot } from '../report/load-snapshot.js';
+import { visibleInline } from '../util/visible-text.js';
 
 export interface CompareFlags {
   alpha?: number;
@@ -33,8 +34,10 @@ export async function compareCommand(baselineArg: string, runArg: string, flags:
   if (!flags.quiet) process.stdout.write(md);
   const regressions = result.cells.filter((c) => c.regression);
   for (const c of regressions) {
+    // labels come from the runs' files: one line each, whatever they hold
+    const cell = visibleInline(`${c.grader} in ${c.renderer} × ${c.provider}`);
     process.stderr.write(
-      `compare: REGRESSION ${c.grader} in ${c.renderer} × ${c.provider}: ${c.base[0]}/${c.base[1]} → ${c.run[0]}/${c.run[1]} (p=${fmtP(c.pAdjusted)})\n`,
+      `compare: REGRESSION ${cell}: ${c.base[0]}/${c.base[1]} → ${c.run[0]}/${c.run[1]} (p=${fmtP(c.pAdjusted)})\n`,
     );
   }
   process.stderr.write(`compare: ${regressions.length} regression(s) → ${displayPath(out)}\n`);

@@ -8,6 +8,7 @@ import { checkSuites } from '../doctor/check-servers.js';
 import { checkSizing } from '../doctor/check-sizing.js';
 import { type Finding, formatFinding } from '../doctor/finding.js';
 import { errorMessage } from '../errors.js';
+import { errorLines } from './terminal-guard.js';
 
 export interface DoctorFlags {
   config?: string;
@@ -26,7 +27,8 @@ export async function doctorCommand(flags: DoctorFlags): Promise<number> {
   const report = (f: Finding) => {
     findings.push(f);
     // a finding may quote a base URL or an error: credentials in them (userinfo, ?key=) are registered and redacted
-    process.stdout.write(`${redactText(formatFinding(f))}\n`);
+    // …and a detail quoting a server's or provider's words keeps every further line indented (errorLines)
+    process.stdout.write(`${errorLines(redactText(formatFinding(f)))}\n`);
   };
   report(checkNode());
   let loaded: ReturnType<typeof loadConfig>;

@@ -6,6 +6,7 @@ import { ToolgaugeError } from '../errors.js';
 import { importBfcl } from '../import/bfcl-import.js';
 import { parseJsonLines } from '../import/read-jsonl.js';
 import { suiteToYaml } from '../import/suite-yaml.js';
+import { visibleInline } from '../util/visible-text.js';
 
 export interface ImportFlags {
   answers?: string;
@@ -48,7 +49,7 @@ export async function importCommand(format: string, questionsPath: string, flags
   const out = resolve(flags.out);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, suiteToYaml(result.suite, header));
-  for (const w of result.warnings) process.stderr.write(`toolgauge: import bfcl: ${w}\n`);
+  for (const w of result.warnings) process.stderr.write(`toolgauge: import bfcl: ${visibleInline(w)}\n`);
   process.stderr.write(
     `toolgauge: imported ${result.suite.cases.length} ${result.category} question(s) → ${displayPath(out)}\n`,
   );

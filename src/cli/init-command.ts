@@ -8,6 +8,7 @@ import { ToolgaugeError } from '../errors.js';
 import { type InitServerFlags, serverFromFlags, specForSuite } from '../init/server-from-flags.js';
 import { ciWorkflow, starterConfig } from '../init/starter-config.js';
 import { starterSuite } from '../init/starter-suite.js';
+import { joinSegment } from '../util/path-segment.js';
 
 export interface InitFlags extends InitServerFlags {
   dir?: string;
@@ -32,7 +33,8 @@ export async function initCommand(flags: InitFlags): Promise<number> {
   const suiteRel = `suites/${name}.yaml`;
   const files = {
     config: join(dir, DEFAULT_CONFIG),
-    suite: join(dir, suiteRel),
+    // the name is reduced to a-z, 0-9 and dashes from what the server was started with (or --name); checked anyway
+    suite: joinSegment(join(dir, 'suites'), name, 'init: suite name', '.yaml'),
     workflow: join(dir, '.github', 'workflows', 'toolgauge.yml'),
   };
   const existing = Object.values(files).filter((f) => existsSync(f));

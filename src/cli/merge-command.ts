@@ -4,6 +4,7 @@ import { displayPath } from '../config/load-yaml.js';
 import { finishRun, gateOfRun } from '../gate/finish-run.js';
 import { mergeRuns } from '../offline/merge-runs.js';
 import { lockRunDir } from '../util/run-lock.js';
+import { visibleInline } from '../util/visible-text.js';
 import { printFinished } from './print-finished.js';
 import { newRunId } from './run-meta.js';
 
@@ -24,7 +25,7 @@ export async function mergeCommand(dirs: string[], flags: MergeFlags): Promise<n
   const lock = lockRunDir(outDir, 'merge');
   try {
     const outcome = await mergeRuns(dirs, outDir, basename(outDir), { allowPartial: flags.allowPartial ?? false });
-    for (const w of outcome.warnings) process.stderr.write(`${w}\n`);
+    for (const w of outcome.warnings) process.stderr.write(`${visibleInline(w)}\n`);
     process.stderr.write(`merge: ${outcome.aggregate.total} cases from ${dirs.length} runs → ${displayPath(outDir)}\n`);
     // judged like `eval` of the whole plan: the config's gate, and its baseline
     const finished = await finishRun({

@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import type { FinishedRun } from '../gate/finish-run.js';
+import { visibleInline } from '../util/visible-text.js';
 
 /**
  * What every command that makes a run prints at its end: the summary on stdout (and appended to
@@ -8,5 +9,6 @@ import type { FinishedRun } from '../gate/finish-run.js';
 export function printFinished(finished: FinishedRun): void {
   if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, finished.summary);
   process.stdout.write(`\n${finished.summary}`);
-  for (const line of finished.lines) process.stderr.write(`${line}\n`);
+  // each gate line is one line: a label or a baseline's run id holding a line feed cannot add a line of its own
+  for (const line of finished.lines) process.stderr.write(`${visibleInline(line)}\n`);
 }

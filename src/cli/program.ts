@@ -3,6 +3,7 @@ import { redactText } from '../../providers/shared/redact.js';
 import { EXIT_INTERNAL, EXIT_USAGE, exitCodeOf, isToolgaugeError } from '../errors.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import type { ReplayFlags } from './replay-command.js';
+import { errorLines } from './terminal-guard.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 const int = (name: string) => (value: string) => {
@@ -52,12 +53,14 @@ function reportError(e: unknown): number {
   }
   if (isToolgaugeError(e)) {
     // an error may quote what it was given, a credential included: redacted like everything a run writes
-    process.stderr.write(`toolgauge: ${redactText(e.message)}\n`);
-    if (verbose && e.stack) process.stderr.write(`${redactText(e.stack)}\n`);
+    process.stderr.write(`toolgauge: ${errorLines(redactText(e.message))}\n`);
+    if (verbose && e.stack) process.stderr.write(`${errorLines(redactText(e.stack))}\n`);
     return exitCodeOf(e);
   }
-  process.stderr.write(`toolgauge: internal error: ${redactText(e instanceof Error ? e.message : String(e))}\n`);
-  if (verbose && e instanceof Error) process.stderr.write(`${redactText(e.stack ?? '')}\n`);
+  process.stderr.write(
+    `toolgauge: internal error: ${errorLines(redactText(e instanceof Error ? e.message : String(e)))}\n`,
+  );
+  if (verbose && e instanceof Error) process.stderr.write(`${errorLines(redactText(e.stack ?? ''))}\n`);
   else process.stderr.write('(run again with --verbose for the stack trace)\n');
   return EXIT_INTERNAL;
 }

@@ -4,6 +4,7 @@ import { displayPath } from '../config/load-yaml.js';
 import { finishRun, gateOfRun } from '../gate/finish-run.js';
 import { regradeRun } from '../offline/regrade-run.js';
 import { lockRunDir } from '../util/run-lock.js';
+import { visibleInline } from '../util/visible-text.js';
 import { printFinished } from './print-finished.js';
 import { newRunId } from './run-meta.js';
 
@@ -31,7 +32,7 @@ export async function regradeCommand(runDir: string, flags: RegradeFlags): Promi
       ...(flags.grader?.length ? { graders: flags.grader } : {}),
       ...(flags.reparse === undefined ? {} : { reparse: flags.reparse }),
     });
-    for (const note of outcome.notes) process.stderr.write(`regrade: ${note}\n`);
+    for (const note of outcome.notes) process.stderr.write(`regrade: ${visibleInline(note)}\n`);
     process.stderr.write(
       `regrade: ${outcome.aggregate.total} records regraded${outcome.reparsed.on ? ' (replies parsed again)' : ''}, ${outcome.changed} with changed grades → ${displayPath(outcome.runDir)}\n`,
     );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SEGMENT_HINT, segmentProblem } from '../util/path-segment.js';
 
 /** Where a suite's tools come from. Bundled servers run in-process; others are spawned or dialled. */
 export const ServerSpecSchema = z.union([
@@ -97,9 +98,22 @@ export const CaseSchema = z
   .strict();
 export type SuiteCase = z.infer<typeof CaseSchema>;
 
+/**
+ * A suite's name names its schema cache file (`schemas/<name>.json`) and begins every case key (`name/case|…`), so it
+ * must be one safe file name: a name such as `../../x` is refused when the suite loads (exit 2, naming the file and
+ * the field) rather than encoded, so the cache file keeps the name its author wrote.
+ */
+const SuiteNameSchema = z
+  .string()
+  .min(1)
+  .superRefine((name, ctx) => {
+    const problem = segmentProblem(name);
+    if (problem) ctx.addIssue({ code: 'custom', message: `the suite's name ${problem}; ${SEGMENT_HINT}` });
+  });
+
 export const SuiteSchema = z
   .object({
-    name: z.string().min(1),
+    name: SuiteNameSchema,
     description: z.string().optional(),
     servers: z.record(z.string(), ServerSpecSchema).optional(),
     tools: z.array(InlineToolSchema).optional(),

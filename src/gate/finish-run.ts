@@ -63,7 +63,13 @@ export async function finishRun(input: FinishRunInput): Promise<FinishedRun> {
     aggregate,
     displayDir: input.displayDir,
     interrupted: input.interrupted,
-    ...(judged ? { comparison: judged.comparison, gate: judged.verdict } : {}),
+    ...(judged
+      ? {
+          comparison: judged.comparison,
+          gate: { exitCode: judged.verdict.exitCode, lines: judged.verdict.lines },
+          gateChecks: judged.verdict.checks,
+        }
+      : {}),
   };
   const summary = input.reports
     ? await input.reports.finish(end)

@@ -1,5 +1,6 @@
 import type { CompareResult } from './compare.js';
-import { mdCell, pct, signedPts } from './format.js';
+import { pct, signedPts } from './format.js';
+import { mdCode, mdText } from './markdown-text.js';
 
 const rate = ([p, n]: [number, number]) => (n ? p / n : 0);
 const fmtP = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3));
@@ -9,7 +10,7 @@ export function renderCompare(r: CompareResult, maxFlips = 50): string {
   const lines: string[] = [];
   const regressions = r.cells.filter((c) => c.regression);
   const changed = r.cells.filter((c) => c.worse || c.better);
-  lines.push(`# toolgauge compare: ${r.baseRunId} → ${r.runId}`);
+  lines.push(`# toolgauge compare: ${mdText(r.baseRunId)} → ${mdText(r.runId)}`);
   lines.push('');
   lines.push(
     `Paired per case: exact McNemar test on discordant trials, Holm-corrected over ${r.cells.length} cell × grader comparison(s) at alpha ${r.options.alpha}; a regression is a significant drop of more than ${pct(r.options.maxRegression)}.`,
@@ -21,7 +22,7 @@ export function renderCompare(r: CompareResult, maxFlips = 50): string {
   if (!regressions.length) lines.push('None.');
   for (const c of regressions) {
     lines.push(
-      `- **${mdCell(c.grader)}** in ${mdCell(c.renderer)} × ${mdCell(c.provider)}: ${pct(rate(c.base))} → ${pct(rate(c.run))} (${signedPts(c.delta)}; ${c.worse} pass→fail, ${c.better} fail→pass; p=${fmtP(c.pAdjusted)})`,
+      `- **${mdText(c.grader)}** in ${mdText(c.renderer)} × ${mdText(c.provider)}: ${pct(rate(c.base))} → ${pct(rate(c.run))} (${signedPts(c.delta)}; ${c.worse} pass→fail, ${c.better} fail→pass; p=${fmtP(c.pAdjusted)})`,
     );
   }
   lines.push('');
@@ -41,7 +42,7 @@ export function renderCompare(r: CompareResult, maxFlips = 50): string {
             : 'significant improvement'
           : 'noise';
       lines.push(
-        `| ${mdCell(c.renderer)} | ${mdCell(c.provider)} | ${mdCell(c.grader)} | ${pct(rate(c.base))} (${c.base[0]}/${c.base[1]}) | ${pct(rate(c.run))} (${c.run[0]}/${c.run[1]}) | ${signedPts(c.delta)} | ${c.worse} | ${c.better} | ${fmtP(c.pAdjusted)} | ${judgement} |`,
+        `| ${mdText(c.renderer)} | ${mdText(c.provider)} | ${mdText(c.grader)} | ${pct(rate(c.base))} (${c.base[0]}/${c.base[1]}) | ${pct(rate(c.run))} (${c.run[0]}/${c.run[1]}) | ${signedPts(c.delta)} | ${c.worse} | ${c.better} | ${fmtP(c.pAdjusted)} | ${judgement} |`,
       );
     }
   } else lines.push('No cell changed.');
@@ -60,15 +61,15 @@ export function renderCompare(r: CompareResult, maxFlips = 50): string {
     lines.push('');
     for (const f of list.slice(0, maxFlips)) {
       lines.push(
-        `- \`${f.key}\` ${f.grader}: ${f.from} (${f.base[0]}/${f.base[1]}) → ${f.to} (${f.run[0]}/${f.run[1]})`,
+        `- ${mdCode(f.key)} ${mdText(f.grader)}: ${f.from} (${f.base[0]}/${f.base[1]}) → ${f.to} (${f.run[0]}/${f.run[1]})`,
       );
     }
     lines.push('');
   }
   lines.push(`## Cases added (${r.added.length}) and removed (${r.removed.length})`);
   lines.push('');
-  for (const k of r.added.slice(0, maxFlips)) lines.push(`- added \`${k}\``);
-  for (const k of r.removed.slice(0, maxFlips)) lines.push(`- removed \`${k}\``);
+  for (const k of r.added.slice(0, maxFlips)) lines.push(`- added ${mdCode(k)}`);
+  for (const k of r.removed.slice(0, maxFlips)) lines.push(`- removed ${mdCode(k)}`);
   if (r.added.length + r.removed.length > 2 * maxFlips) lines.push('- …');
   return `${lines.join('\n')}\n`;
 }

@@ -11,8 +11,16 @@ export interface StrategyRow {
   wilson95: [number, number];
   /** Mean prompt tokens per case (the local o200k estimate), as run.json's promptTokensMean. */
   promptTokensMean: number;
+  /**
+   * The strategy every other one of the provider is paired with: the highest pass rate, fewer prompt tokens breaking a
+   * tie (then the first listed).
+   */
+  reference: boolean;
+  /** Ahead of every other strategy of the provider: the only one with the highest pass rate (never alone). */
   best: boolean;
-  /** Paired with the best strategy on the cases both graded; null for the best itself or with no shared case. */
+  /** Shares the highest pass rate with another strategy: a tie, and no strategy is marked best. */
+  tie: boolean;
+  /** Paired with the reference on the cases both graded; null for the reference itself or with no shared case. */
   vsBest: null | PairedDiff;
 }
 
@@ -39,7 +47,10 @@ export interface StrategyComparison {
   provider: string;
   simulated: boolean;
   grader: string;
+  /** The strategy ahead of every other (null in a tie or with one strategy). */
   best: string | null;
+  /** The strategy the others are paired with (see StrategyRow.reference). */
+  reference: string;
   rows: StrategyRow[];
 }
 
@@ -99,8 +110,8 @@ function holm(diffs: PairedDiff[], alpha: number): void {
 }
 
 /**
- * Per provider and grader: every strategy's pass rate, and each strategy against the provider's best one (highest
- * pass rate; fewer prompt tokens break a tie) on the same cases, with the difference, its interval and the exact
+ * Per provider and grader: every strategy's pass rate, and each strategy against the provider's reference one (highest
+ * pass rate; fewer prompt tokens break a tie; it is the best only when no other strategy has its rate) on the same cases, with the difference, its interval and the exact
  * McNemar test, Holm-corrected over the provider's comparisons for that grader. Providers are never pooled. Pure.
  */
 export function compareStrategies(agg: RunAggregate, alpha = 0.05): StrategyComparison[] {
@@ -122,19 +133,25 @@ export function compareStrategies(agg: RunAggregate, alpha = 0.05): StrategyComp
           rate: t.pass / t.n,
           wilson95: wilson(t.pass, t.n),
           promptTokensMean: cell.cases ? Math.round(cell.promptTokens / cell.cases) : 0,
+          reference: false,
           best: false,
+          tie: false,
           vsBest: null,
         });
       }
       if (!rows.length) continue;
-      const best = [...rows].sort(
+      const reference = [...rows].sort(
         (x, y) => y.rate - x.rate || x.promptTokensMean - y.promptTokensMean,
       )[0] as StrategyRow;
-      best.best = true;
-      const bestCounts = agg.caseCounts(best.renderer, provider, grader);
+      reference.reference = true;
+      // "best" only when one strategy is ahead: all at 100% (or 0%) is a tie, and one strategy alone has no rival
+      const top = rows.filter((r) => r.rate === reference.rate);
+      if (top.length > 1) for (const r of top) r.tie = true;
+      else reference.best = rows.length > 1;
+      const bestCounts = agg.caseCounts(reference.renderer, provider, grader);
       const diffs: PairedDiff[] = [];
       for (const row of rows) {
-        if (row.best) continue;
+        if (row.reference) continue;
         const mine = agg.caseCounts(row.renderer, provider, grader);
         const { a, b, c, d } = pairTable(agg.caseCount, mine, bestCounts);
         const pairs = a + b + c + d;
@@ -155,7 +172,14 @@ export function compareStrategies(agg: RunAggregate, alpha = 0.05): StrategyComp
         diffs.push(row.vsBest);
       }
       holm(diffs, alpha);
-      out.push({ provider, simulated, grader, best: best.renderer, rows });
+      out.push({
+        provider,
+        simulated,
+        grader,
+        best: reference.best ? reference.renderer : null,
+        reference: reference.renderer,
+        rows,
+      });
     }
   }
   return out;

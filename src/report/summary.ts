@@ -1,6 +1,7 @@
 import type { CellStats, RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
-import { mdCell, oneLine, pct, rateText, signedPts } from './format.js';
+import { pct, rateText, signedPts } from './format.js';
+import { mdCode, mdText } from './markdown-text.js';
 import { strategiesMarkdown } from './summary-strategies.js';
 import { wilson } from './wilson.js';
 
@@ -25,25 +26,25 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
   const graders = agg.graderNames;
   const k = agg.repeats;
   const lines: string[] = [];
-  lines.push(`# toolgauge run ${h.runId}`);
+  lines.push(`# toolgauge run ${mdText(h.runId)}`);
   lines.push('');
-  const suites = h.suites.map((s) => `${s.name} (${s.cases})`).join(', ');
+  const suites = h.suites.map((s) => `${mdText(s.name)} (${s.cases})`).join(', ');
   lines.push(
-    `Suites: ${suites} · cases run: ${agg.total}${extra.interrupted ? ' (interrupted)' : ''}${h.missingShards?.length ? ` (partial: shard(s) ${h.missingShards.join(', ')} missing)` : ''} · infrastructure errors: ${agg.totalErrors} · repeats: ${String(h.config.repeats ?? 1)}${h.config.seed === undefined ? '' : ` · seed: ${String(h.config.seed)}`}`,
+    `Suites: ${suites} · cases run: ${agg.total}${extra.interrupted ? ' (interrupted)' : ''}${h.missingShards?.length ? ` (partial: shard(s) ${mdText(h.missingShards.join(', '))} missing)` : ''} · infrastructure errors: ${agg.totalErrors} · repeats: ${mdText(String(h.config.repeats ?? 1))}${h.config.seed === undefined ? '' : ` · seed: ${mdText(String(h.config.seed))}`}`,
   );
   if (extra.gateLines?.length) {
     const verdict = extra.gateLines[extra.gateLines.length - 1] ?? '';
-    lines.push('', `**${verdict}**`);
+    lines.push('', `**${mdText(verdict)}**`);
   }
   if (extra.comparison === null) lines.push('', 'No baseline: regressions not checked.');
   else if (extra.comparison) {
     const c = extra.comparison;
     const regressions = c.cells.filter((x) => x.regression);
-    lines.push('', `## Regressions against baseline ${c.baseRunId} (${regressions.length})`, '');
+    lines.push('', `## Regressions against baseline ${mdText(c.baseRunId)} (${regressions.length})`, '');
     if (!regressions.length) lines.push('None (noise-level changes are listed in compare.md).');
     for (const r of regressions) {
       lines.push(
-        `- **${mdCell(r.grader)}** in ${mdCell(r.renderer)} × ${mdCell(r.provider)}: ${pct(r.base[0] / r.base[1])} → ${pct(r.run[0] / r.run[1])} (${signedPts(r.delta)}, ${r.worse} pass→fail vs ${r.better} fail→pass)`,
+        `- **${mdText(r.grader)}** in ${mdText(r.renderer)} × ${mdText(r.provider)}: ${pct(r.base[0] / r.base[1])} → ${pct(r.run[0] / r.run[1])} (${signedPts(r.delta)}, ${r.worse} pass→fail vs ${r.better} fail→pass)`,
       );
     }
     const worse = c.flips.filter((f) => f.from === 'pass' && f.to !== 'pass').length;
@@ -57,14 +58,14 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
     const parts = [...d.added.map((t) => `+${t}`), ...d.removed.map((t) => `-${t}`), ...d.changed.map((t) => `~${t}`)];
     lines.push(
       '',
-      `**Schema cache drift** in suite ${mdCell(suite)}: the cache differs from the live server (${mdCell(parts.join(', '))}); run \`toolgauge schemas refresh\`.`,
+      `**Schema cache drift** in suite ${mdText(suite)}: the cache differs from the live server (${mdCode(parts.join(', '))}); run \`toolgauge schemas refresh\`.`,
     );
   }
   lines.push('');
   lines.push('Pass rate per grader (passes/graded, Wilson 95% interval). Errors are not failures and are not graded.');
   lines.push('');
   const head = ['renderer', 'provider', ...graders, 'errors', 'prompt tokens'];
-  lines.push(`| ${head.map(mdCell).join(' | ')} |`);
+  lines.push(`| ${head.map((x) => mdText(x)).join(' | ')} |`);
   lines.push(`|${head.map((_, i) => (i < 2 ? '---' : '---:')).join('|')}|`);
   for (const c of agg.cells.values()) {
     const cells = graders.map((g) => {
@@ -74,16 +75,16 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
     });
     const tokens = c.cases ? Math.round(c.promptTokens / c.cases) : 0;
     lines.push(
-      `| ${[mdCell(c.renderer), mdCell(label(c)), ...cells, `${c.errors}/${c.cases}`, String(tokens)].join(' | ')} |`,
+      `| ${[mdText(c.renderer), mdText(label(c)), ...cells, `${c.errors}/${c.cases}`, String(tokens)].join(' | ')} |`,
     );
   }
   const renderers = [...new Set([...agg.cells.values()].map((c) => c.renderer))];
   const providers = [...new Map([...agg.cells.values()].map((c) => [c.provider, label(c)])).entries()];
   for (const g of graders) {
-    lines.push('', `## ${g}`, '');
+    lines.push('', `## ${mdText(g)}`, '');
     if (k > 1)
       lines.push(`pass@1 (mean over ${k} repeats) [Wilson 95%] · pass^${k} (every repeat passes, as in τ-bench)`, '');
-    lines.push(`| renderer \\ provider | ${providers.map(([, l]) => mdCell(l)).join(' | ')} |`);
+    lines.push(`| renderer \\ provider | ${providers.map(([, l]) => mdText(l)).join(' | ')} |`);
     lines.push(`|---|${providers.map(() => '---:').join('|')}|`);
     for (const r of renderers) {
       const row = providers.map(([p]) => {
@@ -97,7 +98,7 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
         }
         return text;
       });
-      lines.push(`| ${mdCell(r)} | ${row.join(' | ')} |`);
+      lines.push(`| ${mdText(r)} | ${row.join(' | ')} |`);
     }
   }
   lines.push(...strategiesMarkdown(agg));
@@ -106,16 +107,17 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
     lines.push('');
     lines.push(`## First failures (${agg.failures.length} shown)`);
     lines.push('');
-    for (const f of agg.failures) lines.push(`- \`${f.key}\` **${f.grader}**: ${oneLine(f.reason)}`);
+    for (const f of agg.failures) lines.push(`- ${mdCode(f.key)} **${mdText(f.grader)}**: ${mdText(f.reason)}`);
   }
   if (agg.errors.length) {
     lines.push('');
     lines.push(`## Infrastructure errors (${agg.errors.length} shown)`);
     lines.push('');
-    for (const e of agg.errors) lines.push(`- \`${e.key}\` ${e.grader}: ${oneLine(e.reason)}`);
+    for (const e of agg.errors) lines.push(`- ${mdCode(e.key)} ${mdText(e.grader)}: ${mdText(e.reason)}`);
   }
   lines.push('');
-  lines.push(`Run log: ${extra.runDir}/run.jsonl · report: ${extra.runDir}/report.html`);
+  const dir = mdText(extra.runDir, 1000);
+  lines.push(`Run log: ${dir}/run.jsonl · report: ${dir}/report.html`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -140,7 +142,7 @@ function callShapesSection(agg: RunAggregate): string[] {
   for (const c of cells) {
     const shapes = [...c.shapes].sort((a, b) => b[1] - a[1]).map(([s, n]) => `${s} ${n}`);
     lines.push(
-      `| ${[mdCell(c.renderer), mdCell(label(c)), mdCell([...c.protocols].join(', ')), mdCell(shapes.join(' · '))].join(' | ')} |`,
+      `| ${[mdText(c.renderer), mdText(label(c)), mdText([...c.protocols].join(', ')), mdText(shapes.join(' · '))].join(' | ')} |`,
     );
   }
   return lines;

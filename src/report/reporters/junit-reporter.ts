@@ -7,28 +7,36 @@ import type { BufferedFile } from '../../util/buffered-file.js';
 import {
   countJunitCase,
   JUNIT_EPILOGUE,
+  JUNIT_OUT_OPEN,
   JUNIT_PROLOGUE,
   JUNIT_SUITE_CLOSE,
   type JunitSuiteCounts,
+  junitGateSuite,
   junitSuiteOpen,
   junitTestcase,
   newJunitSuite,
+  xmlEscape,
 } from '../junit.js';
+import { FailingCases } from '../junit-gate.js';
 import type { BuiltinReporter, ReportEnd } from './builtin-reporter.js';
 import { appendFile, PartFiles } from './part-files.js';
 
 interface JunitPart {
   counts: JunitSuiteCounts;
+  /** The suite's <testcase> elements, and the text of its <system-out> (the failed graders). */
   file: BufferedFile;
+  out: BufferedFile;
 }
 
 /**
- * junit.xml, a <testsuite> per cell. A suite's counts are attributes of its opening tag, so the test cases go into
- * one part file per cell as records go by, and the suites are assembled at the end.
+ * junit.xml, a <testsuite> per cell, then the gate's. A suite's counts are attributes of its opening tag, so the test
+ * cases and the <system-out> lines go into part files per cell as records go by, and the suites are assembled at
+ * the end; the failing cases a failed gate check names are kept as they go by too (FailingCases, bounded).
  */
 export function junitReporter(options: { hostname?: string } = {}): BuiltinReporter {
   const junit = new Map<string, JunitPart>();
   let parts: PartFiles | undefined;
+  let failing = new FailingCases();
   let runDir = '';
   let repeats = 1;
   return {
@@ -38,22 +46,28 @@ export function junitReporter(options: { hostname?: string } = {}): BuiltinRepor
       runDir = run.runDir;
       repeats = repeatsOf(run.header);
       parts = new PartFiles(runDir);
+      failing = new FailingCases();
     },
     onCase(r: CaseRecord) {
       const key = cellKey(r.renderer, r.provider);
       let j = junit.get(key);
       if (!j) {
+        const p = parts as PartFiles;
         j = {
           counts: newJunitSuite(r.renderer, r.provider, r.simulated),
-          file: (parts as PartFiles).open(`.junit-${junit.size}.part`),
+          file: p.open(`.junit-${junit.size}.part`),
+          out: p.open(`.junit-${junit.size}.out.part`),
         };
         junit.set(key, j);
       }
       const tc = junitTestcase(r, repeats);
       countJunitCase(j.counts, tc);
+      failing.add(r);
       j.file.write(`${tc.xml}\n`);
+      if (tc.out) j.out.write(xmlEscape(tc.out));
     },
-    onRunEnd({ aggregate: agg }: ReportEnd) {
+    onRunEnd(end: ReportEnd) {
+      const agg = end.aggregate;
       parts?.close();
       try {
         const fd = openSync(join(runDir, 'junit.xml'), 'w');
@@ -68,8 +82,11 @@ export function junitReporter(options: { hostname?: string } = {}): BuiltinRepor
               j?.counts ?? newJunitSuite(cell?.renderer ?? '', cell?.provider ?? '', cell?.simulated ?? false);
             writeSync(fd, junitSuiteOpen(agg, counts, id, options.hostname));
             if (j) appendFile(fd, j.file.file);
+            writeSync(fd, JUNIT_OUT_OPEN);
+            if (j) appendFile(fd, j.out.file);
             writeSync(fd, JUNIT_SUITE_CLOSE);
           });
+          writeSync(fd, junitGateSuite(agg, end, failing, keys.length, options.hostname));
           writeSync(fd, JUNIT_EPILOGUE);
         } finally {
           closeSync(fd);
