@@ -1,11 +1,22 @@
 import { StringValues } from './json-scan.js';
 import { ToolCallRegions } from './xml-tags.js';
 
-/** Reasoning blocks: calls inside them are not calls (Qwen-Agent ignores them; verl#4757 shows the bug). */
-const TAGS = ['think', 'thinking', 'reasoning'] as const;
+/**
+ * Reasoning blocks: calls inside them are not calls (Qwen-Agent ignores them; verl#4757 shows the bug). Besides the
+ * common names, Seed-OSS writes `<seed:think>` and K2 Horizon `<ifm|think>` (and its faster variants).
+ */
+const TAGS = [
+  'think',
+  'thinking',
+  'reasoning',
+  'seed:think',
+  'ifm|think',
+  'ifm|think_fast',
+  'ifm|think_faster',
+] as const;
 
 /**
- * Spans `[start, end)` of `<think>…</think>` blocks (also `<thinking>`, `<reasoning>`). An unclosed block
+ * Spans `[start, end)` of `<think>…</think>` blocks (also `<thinking>`, `<reasoning>`, `<seed:think>`, `<ifm|think>`). An unclosed block
  * runs to the end of the reply; a closing tag with no opening tag (templates that pre-fill `<think>`)
  * makes everything before it reasoning.
  *

@@ -157,23 +157,34 @@ export function quotedExample(found: Found, text: string, span: [number, number]
   return true;
 }
 
+/** How bodyCalls reads a body. */
+export interface BodyRead {
+  /** The body runs to the end of the reply: a python call list the cut left open is closed and read up to the cut. */
+  atEnd?: boolean;
+  /** The body's call objects are keyed by the tool's name (Apertus). */
+  nameKeyed?: boolean;
+  /** The family's closing token: python calls followed by it (and space) read as the whole body. */
+  close?: string;
+}
+
 /**
  * Reads the calls of a JSON call body a family's token announced (a call object, a list of them, or python calls),
  * through callsInBody, as an attempt: a body that does not read is a diagnostic. The body is `ctx.source` from
- * `bodyStart` to `bound`; JSON is read only as far as its value goes. `atEnd` says the body runs to the end of the
- * reply: a python call list the cut left open is then closed and parsed up to the cut (its calls flagged truncated).
+ * `bodyStart` to `bound`; JSON is read only as far as its value goes, python calls up to the closing token.
  * Returns the body's findings (shape and span for finishRegion to set) and where its calls end.
  */
 export function bodyCalls(
   ctx: FinderContext,
   bodyStart: number,
   bound: number,
-  atEnd = false,
+  how: BodyRead = {},
 ): { found: Found; end: number } {
   const body = ctx.source.slice(bodyStart, bound);
-  let found = callsInBody(body, bodyStart, { attempt: true, truncated: false, requireArgs: false });
-  if (found.calls.length === 0 && atEnd) {
-    const cut = callsInBody(body, bodyStart, { attempt: true, truncated: true, requireArgs: false });
+  const opts = { attempt: true, truncated: false, requireArgs: false, nameKeyed: how.nameKeyed === true };
+  const closing = how.close ? { closeToken: how.close } : {};
+  let found = callsInBody(body, bodyStart, { ...opts, ...closing });
+  if (found.calls.length === 0 && how.atEnd) {
+    const cut = callsInBody(body, bodyStart, { ...opts, ...closing, truncated: true });
     if (cut.calls.length > 0) found = cut;
   }
   let end = bodyStart;
@@ -257,6 +268,10 @@ export interface TokenBodySpec {
   adjacent?: boolean;
   /** Whether the body at `i` opens a call (default: `{` or `[`). */
   bodyAt?: (text: string, i: number) => boolean;
+  /** The body's call objects are keyed by the tool's name (Apertus). */
+  nameKeyed?: boolean;
+  /** A body cut off by the end of the reply may be a python call list left open (closed and read up to the cut). */
+  pythonCut?: boolean;
 }
 
 /**
@@ -291,7 +306,11 @@ export function findTokenBodies(text: string, ctx: FinderContext, spec: TokenBod
     if (spec.bodyAt ? !spec.bodyAt(text, i) : text[i] !== '{' && text[i] !== '[') continue;
     if (escapedJson(ctx.source, i)) continue;
     const limit = reach.limit(i, bound);
-    const body = bodyCalls(ctx, i, limit);
+    const body = bodyCalls(ctx, i, limit, {
+      atEnd: spec.pythonCut === true && limit >= text.length,
+      nameKeyed: spec.nameKeyed === true,
+      ...(spec.close ? { close: spec.close } : {}),
+    });
     // the closing token belongs to this call when no other call opens before it
     const closeAt = spec.close ? cursor.next(1, body.end) : -1;
     const nextOpen = cursor.next(0, body.end);
