@@ -105,7 +105,11 @@ export function findInvokeMarkup(text: string, ctx: FinderContext, d: InvokeDial
       from = first.nameEnd;
       continue;
     }
-    const at = reader.invoke(first, text.length);
+    const at = reader.invoke(first, text.length, false);
+    if (at.prose) {
+      from = first.nameEnd;
+      continue;
+    }
     found.spans.push([first.start, at.end]);
     from = Math.max(at.end, first.nameEnd);
   }
@@ -218,11 +222,15 @@ class InvokeReader implements InvokeReading {
     return end;
   }
 
-  /** One invoke, read no further than `limit`; pushes its call or diagnostic, returns where it ends. */
-  invoke(tag: OpenTag, limit: number): { end: number } {
+  /**
+   * One invoke, read no further than `limit`; pushes its call or diagnostic, returns where it ends. Outside a block, an
+   * invoke tag whose name attribute is not written as one (`<invoke name=…>` in a sentence) is prose (`prose`).
+   */
+  invoke(tag: OpenTag, limit: number, inBlock = true): { end: number; prose?: boolean } {
     const { text, found, d } = this;
     const head = openTagEnd(text, tag.nameEnd, limit);
     const attrs = attributes(text.slice(tag.nameEnd, head.end));
+    if (!inBlock && !attrs.has('name')) return { end: tag.nameEnd, prose: true };
     const name = (attrs.get('name') ?? '').trim();
     const element = d.invoke ?? 'invoke';
     const close = `</${tag.prefix}${element}>`;

@@ -14,6 +14,8 @@ const SECTION_TOKENS = ['<|open|>tools<|sep|>', '<|close|>tools<|sep|>'];
 const MAX_ATTRS = 300;
 /** More arguments than this in one call is garbage, not a call. */
 const MAX_ARGUMENTS = 200;
+/** What stands between an open token's keyword and its `<|sep|>`: attributes only. */
+const ATTRIBUTE_LIST = /^(?:\s+\w+="[^"]*")*\s*$/;
 
 /**
  * Kimi K3's XTML calls, written in a `tools` channel:
@@ -40,12 +42,12 @@ export function findKimiXtmlCalls(text: string, ctx: FinderContext): Found {
     if (!head) continue;
     if (atReadLimit(found, 'Kimi K3 call', start, text.length, ++candidates)) break;
     const bodyStart = head.end;
-    const next = cursor.next(0, bodyStart);
-    const bound = next < 0 ? text.length : next;
-    const args = readArguments(text, ctx, cursor, head.attrs.get('tool') ?? '', bodyStart, bound);
+    const args = readArguments(text, ctx, cursor, head.attrs.get('tool') ?? '', bodyStart);
+    // the close token belongs to this call when no other call opens before it
     const closeAt = cursor.next(1, args.end);
-    const closed = closeAt >= 0 && closeAt < bound;
-    const end = closed ? closeAt + CALL_CLOSE.length : Math.max(args.end, bodyStart);
+    const nextOpen = cursor.next(0, args.end);
+    const closed = closeAt >= 0 && (nextOpen < 0 || closeAt < nextOpen);
+    const end = closed ? closeAt + CALL_CLOSE.length : args.end;
     const span: [number, number] = [start, end];
     from = end;
     if (quotedExample(found, text, span, 'a Kimi K3 call')) continue;
@@ -90,8 +92,11 @@ function attributesAt(
   if (c !== ' ' && c !== '\t' && c !== '\n') return undefined;
   const sep = cursor.next(4, from);
   if (sep < 0 || sep - from > MAX_ATTRS) return undefined;
+  const written = text.slice(from, sep);
+  // only `key="value"` pairs: prose that happens to reach a `<|sep|>` is not a tag
+  if (!ATTRIBUTE_LIST.test(written)) return undefined;
   const attrs = new Map<string, string>();
-  for (const m of text.slice(from, sep).matchAll(/(\w+)="([^"]*)"/g)) {
+  for (const m of written.matchAll(/(\w+)="([^"]*)"/g)) {
     const key = m[1] as string;
     if (!attrs.has(key)) attrs.set(key, unescapeAttribute(m[2] as string));
   }
@@ -102,33 +107,40 @@ function unescapeAttribute(value: string): string {
   return value.replaceAll('&quot;', '"').replaceAll('&amp;', '&');
 }
 
-/** The arguments from `from` up to `bound` (the next call); where they end. */
+/**
+ * The arguments from `from`: each value runs to its close token when that comes before the call's close (so a value
+ * may hold `<|open|>call` text), else to the call's close, the next call or the end of the reply, where reading stops.
+ * Returns where the arguments end.
+ */
 function readArguments(
   text: string,
   ctx: FinderContext,
   cursor: TokenCursor,
   tool: string,
   from: number,
-  bound: number,
 ): { value: Record<string, unknown>; repaired: boolean; end: number } {
   const schemas = parameterSchemas(ctx.tools, tool.trim());
   const value: Record<string, unknown> = {};
   let repaired = false;
   let end = from;
-  let count = 0;
-  for (let at = cursor.next(2, from); at >= 0 && at < bound; at = cursor.next(2, end)) {
-    // an argument token after the call's close belongs to no call of this one
+  for (let count = 0; count < MAX_ARGUMENTS; count++) {
+    const at = cursor.next(2, end);
     const callClose = cursor.next(1, end);
-    if (callClose >= 0 && callClose < at) break;
-    if (++count > MAX_ARGUMENTS) break;
+    const callOpen = cursor.next(0, end);
+    if (at < 0 || (callClose >= 0 && callClose < at) || (callOpen >= 0 && callOpen < at)) break;
     const head = attributesAt(text, cursor, at + ARG_OPEN.length);
     if (!head) {
       end = at + ARG_OPEN.length;
       continue;
     }
     const close = cursor.next(3, head.end);
-    const closed = close >= 0 && close < bound;
-    const valueEnd = closed ? close : bound;
+    const stop = cursor.next(1, head.end);
+    const closed = close >= 0 && (stop < 0 || close < stop);
+    let valueEnd = close;
+    if (!closed) {
+      const next = cursor.next(0, head.end);
+      valueEnd = Math.min(stop < 0 ? text.length : stop, next < 0 ? text.length : next);
+    }
     const key = head.attrs.get('key') ?? '';
     const type = head.attrs.get('type');
     const raw = ctx.source.slice(head.end, valueEnd);
