@@ -192,3 +192,32 @@ describe('a call list after a sentence of prose', () => {
     expect(r.diagnostics[0]?.span).toEqual([13, 39]);
   });
 });
+
+describe('a call list followed by prose on its line', () => {
+  it.each([
+    ['the whole reply starts with it', '[get_weather(city="Oslo")] Here\'s the forecast:', [OSLO]],
+    ['several calls, then prose', '[get_weather(city="Oslo"), get_time(zone="CET")] Both are on the way.', [OSLO, CET]],
+    ['on a later line', 'Let me see.\n[get_time(zone="CET")] One moment.', [CET]],
+    ['after a reasoning block', '<think>weather</think>[get_weather(city="Oslo")] Checking now.', [OSLO]],
+    ['an empty argument list', '[get_time()] One sec.', [['get_time', {}]]],
+  ])('%s', (_, text, expected) => {
+    const r = parse(text);
+    expect(r.calls.map(summary)).toEqual(expected);
+    for (const c of r.calls) expect(c).toMatchObject({ via: 'python-call', repaired: false });
+  });
+
+  it('a call inside <think> followed by prose is call-in-think', () => {
+    expect(codes('<think>\n[get_weather(city="Oslo")] would work\n</think>It is sunny.')).toEqual(['call-in-think']);
+  });
+
+  it('cut off after the prose began: the list before it stands', () => {
+    expect(calls('[get_weather(city="Oslo")] The forec').map(summary)).toEqual([OSLO]);
+  });
+
+  it('near misses: positional arguments, prose glued to the bracket, a list after prose, a bare call', () => {
+    expect(parse('[see(above)] for the details.').calls).toEqual([]);
+    expect(parse('[get_weather(city="Oslo")]then more').calls).toEqual([]);
+    expect(parse('The list [get_weather(city="Oslo")] is what I would send.').calls).toEqual([]);
+    expect(parse('get_weather(city="Oslo") is what I would call.').calls).toEqual([]);
+  });
+});

@@ -125,3 +125,55 @@ describe('invoke near-misses', () => {
     expect(r.diagnostics.map((d) => d.code)).toEqual(['quoted-example']);
   });
 });
+
+describe('invoke bodies: a JSON object, child elements, CDATA values', () => {
+  it('a JSON object as the body is the arguments', () => {
+    const text = block('<invoke name="create_issue">{"title": "Crash on save", "priority": 1}</invoke>\n');
+    expect(summary(text)).toEqual([
+      { name: 'create_issue', args: { title: 'Crash on save', priority: 1 }, via: 'invoke-xml', truncated: false },
+    ]);
+  });
+
+  it('child elements named after the parameters, converted by the schema; several invokes after prose', () => {
+    const text = `Filing two.\n${block(
+      '<invoke name="create_issue"><title>Slow search</title><priority>3</priority><draft>true</draft></invoke>\n' +
+        '<invoke name="list_repos"><org>acme</org></invoke>\n',
+    )}\nDone.`;
+    expect(summary(text)).toEqual([
+      {
+        name: 'create_issue',
+        args: { title: 'Slow search', priority: 3, draft: true },
+        via: 'invoke-xml',
+        truncated: false,
+      },
+      { name: 'list_repos', args: { org: 'acme' }, via: 'invoke-xml', truncated: false },
+    ]);
+  });
+
+  it('child elements holding <item> elements are a list', () => {
+    const text = block('<invoke name="create_issue"><labels><item>ui</item><item>perf</item></labels></invoke>\n');
+    expect(parse(text).calls[0]?.args).toEqual({ labels: ['ui', 'perf'] });
+  });
+
+  it('a CDATA value is read as written, a close tag inside it included', () => {
+    const body = 'Steps:\n1. open </parameter>\n2. <save>';
+    const text = block(invoke('create_issue', param('body', `<![CDATA[${body}]]>`)));
+    expect(parse(text).calls[0]?.args).toEqual({ body });
+  });
+
+  it('a JSON body the reply cut off is repaired and truncated', () => {
+    const r = parse('<function_calls>\n<invoke name="create_issue">{"title": "Half');
+    expect(r.calls[0]).toMatchObject({
+      name: 'create_issue',
+      args: { title: 'Half' },
+      truncated: true,
+      repaired: true,
+    });
+  });
+
+  it('child elements inside <think> are call-in-think', () => {
+    const r = parse(`<think>${block('<invoke name="list_repos"><org>acme</org></invoke>\n')}</think>No repos.`);
+    expect(r.calls).toEqual([]);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['call-in-think']);
+  });
+});
