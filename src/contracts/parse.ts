@@ -69,7 +69,11 @@ export type ModelFormat =
    */
   | 'minimax'
   /** A tool name on its own line, then a JSON object of arguments, inside a call tag or fence. */
-  | 'name-json';
+  | 'name-json'
+  /** Solar Open `<|tool_call:begin|>id<|tool_call:name|>name<|tool_call:args|>{…}<|tool_call:end|>`. */
+  | 'solar'
+  /** GigaChat 3 `function call<|role_sep|>{…}`, GigaChat 3.5's GCML invoke markup. */
+  | 'gigachat';
 
 /** A tool the request offered, as the parser needs it: its name, and its schema for converting text values. */
 export interface ParseTool {

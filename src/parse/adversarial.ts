@@ -137,4 +137,11 @@ export const SYNTAX_FRAGMENTS = [
   '<|start|>assistant to=self<|message|>',
   '<|eom|>',
   'f\n{',
+  '<|tool_call:begin|>0<|tool_call:name|>f<|tool_call:args|>',
+  '<|tool_call:end|>',
+  '<|think|>',
+  '<|end|>',
+  'function call<|role_sep|>',
+  '<｜GCML｜invoke name="f">',
+  '<tool_call:opensource>',
 ] as const;

@@ -33,6 +33,8 @@ const LABELS: Record<TextShape, string> = {
   minicpm: "MiniCPM's <function name=…><param name=…> format",
   minimax: "MiniMax's <minimax:tool_call> / namespaced <invoke> format",
   'name-json': 'a tool name line and a JSON object inside a call tag',
+  solar: "Solar Open's <|tool_call:begin|> format",
+  gigachat: "GigaChat's function call<|role_sep|> / GCML format",
 };
 
 /** The reader's name for a text shape (`mistral` → "Mistral's [TOOL_CALLS] format"). */

@@ -200,6 +200,17 @@ describe('GLM dialects: Hunyuan <tool_sep>, K2 Horizon <ifm|…> tags', () => {
     ]);
   });
 
+  it("Hunyuan's shipping tokens carry a suffix (<tool_call:opensource>); <think:opensource> is reasoning", () => {
+    const x = ':opensource';
+    const call = `<tool_call${x}>convert_currency<tool_sep${x}>\n<arg_key${x}>to</arg_key${x}>\n<arg_value${x}>DKK</arg_value${x}>\n</tool_call${x}>`;
+    expect(summary(`<think${x}>one call</think${x}><tool_calls${x}>\n${call}\n</tool_calls${x}>`)).toEqual([
+      { name: 'convert_currency', args: { to: 'DKK' }, via: 'glm', truncated: false },
+    ]);
+    const inside = parse(`<think${x}>${call}</think${x}>No conversion needed.`);
+    expect(inside.calls).toEqual([]);
+    expect(inside.diagnostics.map((d) => d.code)).toEqual(['call-in-think']);
+  });
+
   it('K2 Horizon: a stated type converts as it says, over the schema', () => {
     const text = k2h('convert_currency', [
       ['amount', '30', 'string'],

@@ -13,9 +13,13 @@ import { TagBodies } from '../tag-bodies.js';
 import { parameterSchemas, parameterValue, typedValue } from '../text-values.js';
 import { offeredNames } from './tool-named-xml.js';
 
-/** How one family spells the `<arg_key>` grammar: a prefix inside every tag (`` or K2 Horizon's `ifm|`). */
+/**
+ * How one family spells the `<arg_key>` grammar: a prefix inside every tag (`` or K2 Horizon's `ifm|`), a suffix
+ * (Hunyuan's shipping tokenizer writes `<tool_call:opensource>`).
+ */
 interface GlmDialect {
   prefix: string;
+  suffix: string;
   /** For diagnostics. */
   label: string;
   /** The body may be a JSON call object or list instead of a name and pairs (K2 Horizon). */
@@ -23,11 +27,10 @@ interface GlmDialect {
 }
 
 const DIALECTS: readonly GlmDialect[] = [
-  { prefix: '', label: 'GLM <tool_call>', jsonBody: false },
-  { prefix: 'ifm|', label: 'K2 Horizon <ifm|tool_call>', jsonBody: true },
+  { prefix: '', suffix: '', label: 'GLM <tool_call>', jsonBody: false },
+  { prefix: 'ifm|', suffix: '', label: 'K2 Horizon <ifm|tool_call>', jsonBody: true },
+  { prefix: '', suffix: ':opensource', label: 'Hunyuan <tool_call:opensource>', jsonBody: false },
 ];
-/** Hunyuan writes this token between the name and the arguments. */
-const SEP = '<tool_sep>';
 /** A tool name as MCP servers and renderers spell them (dots, dashes and colons included). */
 const NAME = /^[\p{L}_][\p{L}\p{N}_.:-]*$/u;
 /** A name or key is looked for within this many characters of where it starts (keeps the scan linear). */
@@ -46,15 +49,18 @@ class Tags {
   readonly valueClose: string;
   readonly typeOpen: string;
   readonly typeClose: string;
-  constructor(p: string) {
-    this.open = `<${p}tool_call>`;
-    this.close = `</${p}tool_call`;
-    this.keyOpen = `<${p}arg_key>`;
-    this.keyClose = `</${p}arg_key>`;
-    this.valueOpen = `<${p}arg_value>`;
-    this.valueClose = `</${p}arg_value>`;
-    this.typeOpen = `<${p}arg_type>`;
-    this.typeClose = `</${p}arg_type>`;
+  /** Hunyuan writes this token between the name and the arguments. */
+  readonly sep: string;
+  constructor(p: string, x: string) {
+    this.open = `<${p}tool_call${x}>`;
+    this.close = `</${p}tool_call${x}`;
+    this.keyOpen = `<${p}arg_key${x}>`;
+    this.keyClose = `</${p}arg_key${x}>`;
+    this.valueOpen = `<${p}arg_value${x}>`;
+    this.valueClose = `</${p}arg_value${x}>`;
+    this.typeOpen = `<${p}arg_type${x}>`;
+    this.typeClose = `</${p}arg_type${x}>`;
+    this.sep = `<${p}tool_sep${x}>`;
   }
 }
 
@@ -81,9 +87,9 @@ class Tags {
 export function findGlmCalls(text: string, ctx: FinderContext): Found {
   const found = emptyFound();
   for (const d of DIALECTS) {
-    const tags = new Tags(d.prefix);
+    const tags = new Tags(d.prefix, d.suffix);
     if (!text.includes(tags.open)) continue;
-    if (ctx.tools.length === 0 && !text.includes(tags.keyOpen) && !text.includes(SEP) && !d.jsonBody) continue;
+    if (ctx.tools.length === 0 && !text.includes(tags.keyOpen) && !text.includes(tags.sep) && !d.jsonBody) continue;
     findDialect(text, ctx, d, tags, found);
   }
   return found;
@@ -110,8 +116,8 @@ function findDialect(text: string, ctx: FinderContext, d: GlmDialect, t: Tags, f
     if (!head) continue;
     const { bodyEnd, closed } = bodies.from(bodyStart);
     let argsAt = skipSpace(text, head.end, bodyEnd);
-    const sep = text.startsWith(SEP, argsAt);
-    if (sep) argsAt = skipSpace(text, argsAt + SEP.length, bodyEnd);
+    const sep = text.startsWith(t.sep, argsAt);
+    if (sep) argsAt = skipSpace(text, argsAt + t.sep.length, bodyEnd);
     const withArgs = argsAt < bodyEnd && text.startsWith(t.keyOpen, argsAt);
     const bare = !withArgs && argsAt === bodyEnd && ((closed && offered(head.name)) || sep);
     if (!withArgs && !bare) continue;

@@ -12,7 +12,7 @@ import { TokenCursor } from './token-scan.js';
 
 /** How one family spells invoke markup: the same block / invoke / parameter grammar with its own tag prefix and names. */
 export interface InvokeDialect {
-  shape: 'invoke-xml' | 'deepseek' | 'minicpm' | 'minimax';
+  shape: 'invoke-xml' | 'deepseek' | 'minicpm' | 'minimax' | 'gigachat';
   /** For diagnostics: the markup as a reader knows it. */
   label: string;
   /** Names of the block that wraps invokes (`function_calls`; DeepSeek V4 also `tool_calls`). */

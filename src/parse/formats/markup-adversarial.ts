@@ -62,4 +62,9 @@ export const MARKUP_ADVERSARIAL: ReadonlyArray<readonly [name: string, text: str
   ['K2 Horizon: JSON bodies never closed', mb('<ifm|tool_call>{"name": "f", "arguments": {"a": ')],
   ['name-json: name lines before unclosed JSON', mb('<tool_call>f\n{"a": "')],
   ['reasoning: Seed and Glimmer markers never closed', mb('<seed:think><|start|>assistant to=self<|message|>')],
+  [
+    'GigaChat GCML: invokes with unclosed JSON parameters',
+    mb('<｜GCML｜tool_calls><｜GCML｜invoke name="f"><｜GCML｜parameter name="a" string="false">{"'),
+  ],
+  ['Hunyuan: suffixed tokens never closed', mb('<tool_call:opensource>f<tool_sep:opensource><arg_key:opensource>a')],
 ];

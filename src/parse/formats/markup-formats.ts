@@ -1,5 +1,6 @@
 import type { Finder } from '../found-call.js';
 import { findDeepSeekCalls } from './deepseek.js';
+import { findGigachatCalls } from './gigachat.js';
 import { findGlmCalls } from './glm.js';
 import { findInvokeXmlCalls } from './invoke-xml.js';
 import { findMinicpmCalls } from './minicpm.js';
@@ -25,6 +26,7 @@ export const MARKUP_FORMATS: readonly Finder[] = [
   findInvokeXmlCalls,
   findMinicpmCalls,
   findDeepSeekCalls,
+  findGigachatCalls,
   findGlmCalls,
   findOlmoCalls,
 ];

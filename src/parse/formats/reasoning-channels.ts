@@ -26,6 +26,8 @@ const PAIRS: readonly Pair[] = [
   { open: '<|start|>assistant to=self<|message|>', close: '<|eom|>', boundary: '<|start|>' },
   // Inkling's thinking block
   { open: '<|content_thinking|>', close: '<|end_message|>', boundary: '<|message_model|>' },
+  // Solar Open: `<|end|>` also ends harmony messages, so a close without an open is not read as a prefilled block
+  { open: '<|think|>', close: '<|end|>', boundary: '<|begin|>' },
 ];
 const ANALYSIS = 'analysis';
 const FUNCTIONS = 'functions.';
@@ -40,8 +42,9 @@ const FUNCTIONS = 'functions.';
  *   as `<think>` blocks are read, an unclosed block runs to the end of the reply (Gemma's to its first call token), and
  *   a closing token with no opening one (a template that opened the block in the prompt) makes everything before it
  *   reasoning;
- * - Muse Glimmer's message to itself (`<|start|>assistant to=self<|message|>…<|eom|>`) and Inkling's
- *   `<|content_thinking|>…<|end_message|>`, each ending at the next message if it is not closed before.
+ * - Muse Glimmer's message to itself (`<|start|>assistant to=self<|message|>…<|eom|>`), Inkling's
+ *   `<|content_thinking|>…<|end_message|>` and Solar Open's `<|think|>…<|end|>`, each ending at the next message if it
+ *   is not closed before.
  */
 export function findReasoningChannels(text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];

@@ -42,4 +42,11 @@ export const TOKEN_ADVERSARIAL: ReadonlyArray<readonly [name: string, text: stri
   ],
   ['kimi K3: call keywords whose attributes never end', mb('<|open|>call tool="f" ')],
   ['kimi K3: think channels never closed', mb('<|open|>think<|sep|><|open|>call tool="f"<|sep|>')],
+  ['solar: calls with unclosed arguments', mb('<|tool_call:begin|>0<|tool_call:name|>f<|tool_call:args|>{"a": [')],
+  ['solar: begin tokens with no name', mb('<|tool_calls|><|tool_call:begin|>')],
+  ['solar: reasoning never closed', mb('<|think|><|tool_call:begin|>0<|tool_call:name|>f')],
+  [
+    'gigachat: function-call roles with unclosed JSON',
+    mb('function call<|role_sep|>\n{"name": "f", "arguments": {"a": '),
+  ],
 ];
