@@ -151,9 +151,15 @@ describe('xlam: llama.cpp\'s generic {"tool_call": {…}}', () => {
       name: 'lookup_zip',
     });
   });
+});
 
-  it('near miss: a {"tool_call": …} whose value is not a call is no call', () => {
+describe('xlam: near misses', () => {
+  it('a {"tool_call": …} whose value is not a call is no call', () => {
     expect(parse('{"tool_call": {"note": "none needed"}}').calls).toEqual([]);
     expect(parse('{"tool_call": "lookup_zip"}').calls).toEqual([]);
+  });
+
+  it('a tool_calls list of things that are not calls is no call', () => {
+    expect(parse('{"tool_calls": [{"note": "later"}]}').calls).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ const codes = (text: string) => parse(text).diagnostics.map((d) => d.code);
 const OSLO = ['get_weather', { city: 'Oslo' }];
 const CET = ['get_time', { zone: 'CET' }];
 
-describe('a python-call list in a one-line ``` span is a fenced call', () => {
+describe('python-call: a python-call list in a one-line ``` span is a fenced call', () => {
   it.each([
     ['the list alone', '```[get_weather(city="Oslo")]```', [OSLO], ''],
     ['an info word before it', '```python [get_weather(city="Oslo")]```', [OSLO], 'python'],
@@ -65,7 +65,7 @@ describe('a python-call list in a one-line ``` span is a fenced call', () => {
   });
 });
 
-describe('bare python calls on separate lines', () => {
+describe('python-call: bare python calls on separate lines', () => {
   it.each([
     ['two lines', 'get_weather(city="Oslo")\nget_time(zone="CET")', [OSLO, CET]],
     ['a blank line between', 'get_weather(city="Oslo")\n\nget_time(zone="CET")\n', [OSLO, CET]],
@@ -134,7 +134,7 @@ describe('bare python calls on separate lines', () => {
   });
 });
 
-describe('a call list after a sentence of prose', () => {
+describe('python-call: a call list after a sentence of prose', () => {
   it.each([
     ['after a colon', 'Sure, I\'ll look that up: [get_weather(city="Oslo")]', [OSLO]],
     ['prose on the line before', 'Sure, I\'ll look that up:\n[get_weather(city="Oslo")]', [OSLO]],
@@ -193,7 +193,7 @@ describe('a call list after a sentence of prose', () => {
   });
 });
 
-describe('a call list followed by prose on its line', () => {
+describe('python-call: a call list followed by prose on its line', () => {
   it.each([
     ['the whole reply starts with it', '[get_weather(city="Oslo")] Here\'s the forecast:', [OSLO]],
     ['several calls, then prose', '[get_weather(city="Oslo"), get_time(zone="CET")] Both are on the way.', [OSLO, CET]],
@@ -219,5 +219,15 @@ describe('a call list followed by prose on its line', () => {
     expect(parse('[get_weather(city="Oslo")]then more').calls).toEqual([]);
     expect(parse('The list [get_weather(city="Oslo")] is what I would send.').calls).toEqual([]);
     expect(parse('get_weather(city="Oslo") is what I would call.').calls).toEqual([]);
+  });
+});
+
+describe('python-call: near misses', () => {
+  it('a call written inside a sentence is prose', () => {
+    expect(parse('You could call get_weather(city="Oslo") if you like.')).toEqual({ calls: [], diagnostics: [] });
+  });
+
+  it('a bracketed reference with positional arguments after prose is prose', () => {
+    expect(parse('Details are in the appendix: [see(part_two)]').calls).toEqual([]);
   });
 });

@@ -34,7 +34,7 @@ const markup = (prefix = '') => ({
 });
 const { block, invoke, param } = markup();
 
-describe('Anthropic-style <invoke> markup written as text', () => {
+describe('invoke-xml: Anthropic-style <invoke> markup written as text', () => {
   it('one call between prose, values converted by the schema', () => {
     const r = parse(
       `I'll file it.\n${block(invoke('create_issue', param('title', 'Login fails') + param('priority', '2') + param('labels', '["auth", "bug"]') + param('draft', 'false')))}\nFiled.`,
@@ -109,7 +109,7 @@ describe('Anthropic-style <invoke> markup written as text', () => {
   });
 });
 
-describe('invoke near-misses', () => {
+describe('invoke-xml: near misses', () => {
   it('prose that explains the markup is not a call, nor an attempt', () => {
     const prose = 'Claude-style replies wrap calls in <function_calls>, with an <invoke> element per call.';
     expect(parse(prose).calls).toEqual([]);
@@ -126,7 +126,7 @@ describe('invoke near-misses', () => {
   });
 });
 
-describe('invoke bodies: a JSON object, child elements, CDATA values', () => {
+describe('invoke-xml: bodies (a JSON object, child elements, CDATA values)', () => {
   it('a JSON object as the body is the arguments', () => {
     const text = block('<invoke name="create_issue">{"title": "Crash on save", "priority": 1}</invoke>\n');
     expect(summary(text)).toEqual([
