@@ -42,10 +42,12 @@ describe('reasoning channels of every family are masked like <think>', () => {
     expect(codes(r)).toEqual(['call-in-think']);
   });
 
-  it('an unclosed Glimmer self message ends where the next message starts', () => {
+  it('an unclosed Glimmer self message ends where the next message starts, even when that one is closed', () => {
     const r = parse(`<|start|>assistant to=self<|message|>maybe ${hermes}<|start|>assistant<|message|>${hermes}`);
     expect(r.calls).toHaveLength(1);
     expect(codes(r)).toEqual(['call-in-think']);
+    const next = parse(`<|start|>assistant to=self<|message|>maybe<|start|>assistant<|message|>${hermes}<|eom|>`);
+    expect(next.calls.map((c) => c.name)).toEqual(['get_stock']);
   });
 
   it("Inkling's thinking block ends at <|end_message|> or the next message", () => {
