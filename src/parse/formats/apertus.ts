@@ -1,5 +1,5 @@
 import type { FinderContext, Found } from '../found-call.js';
-import { findTokenBodies } from './token-scan.js';
+import { findTokenBodies } from './token-bodies.js';
 
 /**
  * Apertus' calls: `<|tools_prefix|>[{"get_weather": {"city": "Oslo"}}, …]<|tools_suffix|>`, a JSON list whose elements

@@ -1,6 +1,6 @@
 import { type FinderContext, type Found, mergeFound } from '../found-call.js';
 import { findInvokeMarkup, type InvokeDialect } from './invoke-xml.js';
-import { findTokenBodies } from './token-scan.js';
+import { findTokenBodies } from './token-bodies.js';
 
 /** GigaChat 3.5's GCML markup: DSML's grammar with its own prefix (full-width bar, or `|` as proxies rewrite it). */
 const GCML: InvokeDialect = {

@@ -1,5 +1,5 @@
 import type { FinderContext, Found } from '../found-call.js';
-import { findTokenBodies } from './token-scan.js';
+import { findTokenBodies } from './token-bodies.js';
 
 /** `[name(`, `name(` or a JSON value: what an LFM2 call body opens with (MiniCPM's `<function …>` markup is not). */
 const BODY_START = /^(?:[[{]|[\p{L}_][\p{L}\p{N}_.]*\s*\()/u;
