@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradeCommand } from '../src/cli/grade-command.js';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { FIXTURES, ROOT, readRecords } from './cli-helpers.js';
@@ -24,9 +24,14 @@ interface Row {
 const RECORDED = join(FIXTURES, 'bfcl-recorded');
 const DECODER_FAILED = 'ast_decoder:decoder_failed';
 const rows: Row[] = [];
+let out = '';
+
+afterAll(() => {
+  if (out) rmSync(out, { recursive: true, force: true });
+});
 
 beforeAll(async () => {
-  const out = mkdtempSync(join(tmpdir(), 'tg-bfcl-agree-'));
+  out = mkdtempSync(join(tmpdir(), 'tg-bfcl-agree-'));
   for (const model of readdirSync(RECORDED, { withFileTypes: true }).filter((d) => d.isDirectory())) {
     for (const file of readdirSync(join(RECORDED, model.name))) {
       const category = file.replace(/\.jsonl$/, '');
