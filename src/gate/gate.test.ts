@@ -31,7 +31,15 @@ describe('gate', () => {
     expect(verdict.lines.join('\n')).toContain(
       'gate: REGRESSION parseable in full-details × sim:oracle: 90.0% → 60.0% (−30.0 pts, 9 pass→fail vs 0 fail→pass',
     );
-    expect(verdict.lines.join('\n')).not.toContain('names-only × sim:oracle:');
+    expect(verdict.lines.join('\n')).not.toContain('REGRESSION parseable in names-only');
+    // what the gate could have seen, per compared cell, before the verdict
+    expect(verdict.lines).toContain(
+      'gate: detects drops of 39.4 pts with 80% power (per cell × grader, from the baseline):',
+    );
+    expect(verdict.lines).toContain(
+      'gate:   parseable in names-only × sim:oracle: ≥ 39.4 pts (n=30, k=1, baseline 90.0%, flip rate 18.0% (assumed: one trial per case))',
+    );
+    expect(verdict.lines.at(-1)).toBe('gate: FAILED');
     expect(comparison?.cells.filter((c) => c.regression)).toHaveLength(1);
     const none = judgeRun(run, { maxInfraErrorRate: 0, baseline: 'absent.json' }, dir);
     expect(none.comparison).toBeNull();

@@ -62,7 +62,9 @@ export function gatePower(m: NoiseModel, rule: GateRule, drop: number): number {
   const mean = n * rho * p;
   const sumSquares = varT + n * rho * rho * sq;
   const half = 1 / (2 * m.scale);
-  const z = normalUpperQuantile(rule.alpha / (2 * Math.max(1, rule.comparisons)));
+  const tail = rule.alpha / (2 * Math.max(1, rule.comparisons));
+  if (!(tail > 0 && tail < 1)) return 0;
+  const z = normalUpperQuantile(tail);
   const significant = z * Math.sqrt(sumSquares) + half;
   // T > n·maxRegression, strictly: the first lattice point above it, less half a step
   const beyond = (Math.floor(n * rule.maxRegression * m.scale + 1e-9) + 1) / m.scale - half;

@@ -120,3 +120,10 @@ export class PairedCases {
     };
   }
 }
+
+/** The noise model of a baseline alone (each case's tally on both sides): what `toolgauge plan` starts from. */
+export function baselineNoise(tallies: Iterable<Tally>): NoiseModel {
+  const pairs = new PairedCases();
+  for (const t of tallies) pairs.add(t, t);
+  return pairs.summary().noise;
+}
