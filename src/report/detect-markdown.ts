@@ -16,7 +16,7 @@ export function detectMarkdown(r: CompareResult, maxRows = Number.POSITIVE_INFIN
   const lines = [
     '## What this gate can detect',
     '',
-    `The smallest drop in pass rate that fails the gate with ${power}% power, per cell × grader, at this comparison's cases (n) and repeats (k): from the baseline's pass rate and its flip rate (how often two repeats of a case disagree). A smaller drop may pass unseen, and a drop of ${(r.options.maxRegression * 100).toFixed(1)} points or less (\`maxRegression\`) is never flagged. \`toolgauge plan\` gives the n and k a smaller drop needs.${assumed ? ' Where the baseline has one trial per case its flip rate is unknown and taken at its worst, so the figure may be pessimistic.' : ''}`,
+    `The smallest drop in pass rate that fails the gate with ${power}% power, per cell × grader, at this comparison's cases (n) and repeats (k): from the baseline's pass rate and its flip rate (how often two repeats of a case disagree). A smaller drop may pass unseen${r.options.maxRegression > 0 ? `, and a drop of ${(r.options.maxRegression * 100).toFixed(1)} points or less (\`maxRegression\`) is never flagged` : ''}. \`toolgauge plan\` gives the n and k a smaller drop needs.${assumed ? ' Where the baseline has one trial per case its flip rate is unknown and taken at its worst, so the figure may be pessimistic.' : ''}`,
     '',
     `| renderer | provider | grader | detects (${power}% power) | n | k | baseline | flip rate |`,
     '|---|---|---|---:|---:|---:|---:|---:|',

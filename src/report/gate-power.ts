@@ -52,7 +52,18 @@ export function flipRate(m: NoiseModel): number {
  * simulations of the exact test in bench/gate-power.ts (docs/gate.md).
  */
 export function gatePower(m: NoiseModel, rule: GateRule, drop: number): number {
+  return powerAt(m, rule, drop, criticalZ(rule));
+}
+
+/** The normal quantile of Holm's first step, two-sided: z with P(Z > z) = alpha / (2m); NaN for a bad alpha. */
+function criticalZ(rule: GateRule): number {
+  const tail = rule.alpha / (2 * Math.max(1, rule.comparisons));
+  return tail > 0 && tail < 1 ? normalUpperQuantile(tail) : Number.NaN;
+}
+
+function powerAt(m: NoiseModel, rule: GateRule, drop: number, z: number): number {
   const n = m.cases;
+  if (Number.isNaN(z)) return 0;
   if (n <= 0 || m.rate <= 0 || drop <= 0) return 0;
   const rho = Math.min(1, drop / m.rate);
   const p = m.rate;
@@ -62,9 +73,6 @@ export function gatePower(m: NoiseModel, rule: GateRule, drop: number): number {
   const mean = n * rho * p;
   const sumSquares = varT + n * rho * rho * sq;
   const half = 1 / (2 * m.scale);
-  const tail = rule.alpha / (2 * Math.max(1, rule.comparisons));
-  if (!(tail > 0 && tail < 1)) return 0;
-  const z = normalUpperQuantile(tail);
   const significant = z * Math.sqrt(sumSquares) + half;
   // T > n·maxRegression, strictly: the first lattice point above it, less half a step
   const beyond = (Math.floor(n * rule.maxRegression * m.scale + 1e-9) + 1) / m.scale - half;
@@ -78,12 +86,13 @@ export function gatePower(m: NoiseModel, rule: GateRule, drop: number): number {
  * flagged that often (too few cases, or nothing passes in the baseline).
  */
 export function detectableDrop(m: NoiseModel, rule: GateRule, power = DETECT_POWER): number | null {
-  if (m.cases <= 0 || m.rate <= 0 || gatePower(m, rule, m.rate) < power) return null;
+  const z = criticalZ(rule);
+  if (m.cases <= 0 || m.rate <= 0 || powerAt(m, rule, m.rate, z) < power) return null;
   let lo = 0;
   let hi = m.rate;
   for (let i = 0; i < 60 && hi - lo > 1e-7; i++) {
     const mid = (lo + hi) / 2;
-    if (gatePower(m, rule, mid) >= power) hi = mid;
+    if (powerAt(m, rule, mid, z) >= power) hi = mid;
     else lo = mid;
   }
   return hi;
@@ -103,13 +112,14 @@ export function casesNeeded(m: NoiseModel, rule: GateRule, drop: number, repeats
     scale: repeats,
   });
   const LIMIT = 10_000_000;
-  if (m.rate <= 0 || drop > m.rate || gatePower(at(LIMIT), rule, drop) < power) return null;
+  const z = criticalZ(rule);
+  if (m.rate <= 0 || drop > m.rate || powerAt(at(LIMIT), rule, drop, z) < power) return null;
   let hi = 1;
-  while (gatePower(at(hi), rule, drop) < power) hi *= 2;
+  while (powerAt(at(hi), rule, drop, z) < power) hi *= 2;
   let lo = Math.floor(hi / 2);
   while (hi - lo > 1) {
     const mid = Math.floor((lo + hi) / 2);
-    if (gatePower(at(mid), rule, drop) >= power) hi = mid;
+    if (powerAt(at(mid), rule, drop, z) >= power) hi = mid;
     else lo = mid;
   }
   return hi;

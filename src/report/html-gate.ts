@@ -28,7 +28,7 @@ function detectHtml(c: CompareResult): string {
   return [
     warning,
     '<section id="detect"><h2>What this gate can detect</h2>',
-    `<p class="muted">The smallest drop in pass rate that fails the gate with ${power}% power, per cell × grader, at this comparison's cases (n) and repeats (k), from the baseline's pass rate and flip rate (how often two repeats of a case disagree; assumed at its worst when the baseline has one trial per case). A smaller drop may pass unseen; a drop of ${(c.options.maxRegression * 100).toFixed(1)} points or less is never flagged. <code>toolgauge plan</code> gives the n and k a smaller drop needs.</p>`,
+    `<p class="muted">The smallest drop in pass rate that fails the gate with ${power}% power, per cell × grader, at this comparison's cases (n) and repeats (k), from the baseline's pass rate and flip rate (how often two repeats of a case disagree; assumed at its worst when the baseline has one trial per case). A smaller drop may pass unseen${c.options.maxRegression > 0 ? `; a drop of ${(c.options.maxRegression * 100).toFixed(1)} points or less is never flagged` : ''}. <code>toolgauge plan</code> gives the n and k a smaller drop needs.</p>`,
     `<table class="detect"><tr><th>renderer</th><th>provider</th><th>grader</th><th>detects (${power}% power)</th><th>n</th><th>k</th><th>baseline</th><th>flip rate</th></tr>${rows.join('')}</table></section>`,
   ].join('\n');
 }
