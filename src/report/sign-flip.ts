@@ -2,7 +2,7 @@ import { normalUpper } from './normal.js';
 import { mcnemarExact } from './stats.js';
 
 /** Most steps (cases × tail length) the exact distribution may take; beyond it the normal form is used. */
-const EXACT_BUDGET = 20_000_000;
+const EXACT_BUDGET = 4_000_000;
 
 /**
  * The paired sign-flip (Fisher–Pitman permutation) test of "no change" on per-case differences, two-sided.
