@@ -8,7 +8,9 @@
  *  2. Power: for n and k, the "detects" figure the run prints (median over the simulated baselines) and the share of
  *     simulated runs with that drop that the gate flags (it should be 80%), then the flagged share at fixed drops
  *     beside the figure's own formula (gatePower).
- * Options: --reps N (default 2000 per row), --quick (400). Seeds are fixed: the output is the same on every machine.
+ *  3. The same when the drop breaks whole cases instead of spreading over them (the figure's model does not hold).
+ * Options: --reps N (default 2000 per row), --quick (400), --table false-alarms,power,broken (default: all). Seeds
+ * are fixed: the output is the same on every machine.
  */
 import { compareSnapshots } from '../src/report/compare.js';
 import { gatePower, type NoiseModel } from '../src/report/gate-power.js';
@@ -62,10 +64,17 @@ interface Pair {
 }
 
 /** One simulated baseline and run (seeds unique per scenario and repetition), compared as the gate compares. */
-function pair(o: BernoulliOptions, thin: number, n: number, k: number, rep: number, gate: GateSettings): Pair {
+function pair(
+  o: BernoulliOptions,
+  drop: number | Pick<BernoulliOptions, 'thin' | 'broken'>,
+  n: number,
+  k: number,
+  rep: number,
+  gate: GateSettings,
+): Pair {
   const seed = 1_000_003 * rep;
   const base = snapshot('base', o, seed + 1, n, k);
-  const run = snapshot('run', { ...o, thin }, seed + 2, n, k);
+  const run = snapshot('run', { ...o, ...(typeof drop === 'number' ? { thin: drop } : drop) }, seed + 2, n, k);
   const c = compareSnapshots(base, run, gate).cells[0];
   if (!c) throw new Error('no cell');
   return {
@@ -201,7 +210,51 @@ function expectedModel(o: BernoulliOptions, n: number, k: number): NoiseModel {
   };
 }
 
+/**
+ * The same figures when the drop breaks whole cases instead (a share of cases fails every repeat): repeats then add
+ * nothing for the broken cases, so the figure, computed for a drop spread over the cases, is optimistic at k > 1.
+ */
+function broken(): string[] {
+  const gate = { alpha: 0.05, maxRegression: 0.05 };
+  const o: BernoulliOptions = { p: 0.8, stream: 'pw-b' };
+  const lines = [
+    `### When the drop breaks whole cases (p = 0.8, every case alike, default gate; ${REPS} run pairs per figure)`,
+    '',
+    'The run loses d points by a share d / p̄ of its cases failing every repeat. "detects" is the figure the run prints (it assumes a drop spread over the cases); "flagged at it" is the share of such runs the gate fails.',
+    '',
+    '| n | k | detects (80% power) | flagged at it | 10.0 pts drop | 20.0 pts drop |',
+    '|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const n of [100, 200]) {
+    const rate = meanRate(o, n);
+    for (const k of [1, 3, 5, 10]) {
+      const figures = Array.from({ length: Math.min(REPS, 400) }, (_, rep) => pair(o, 0, n, k, rep, gate).detect);
+      const known = figures.filter((x): x is number => x !== null);
+      const figure = known.length ? median(known) : null;
+      const flagged = (d: number, reps: number) =>
+        pct(
+          share(
+            Array.from({ length: reps }, (_, rep) => pair(o, { broken: d / rate }, n, k, rep, gate)),
+            (x) => x.regression,
+          ),
+        );
+      lines.push(
+        `| ${n} | ${k} | ${pts(figure)} | ${figure === null ? '–' : flagged(figure, REPS)} | ${flagged(0.1, FIXED_REPS)} | ${flagged(0.2, FIXED_REPS)} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+const tables: Record<string, () => string[]> = { 'false-alarms': falseAlarms, power, broken };
+const tableArg = args.indexOf('--table');
+const chosen = tableArg >= 0 ? (args[tableArg + 1] ?? '').split(',') : Object.keys(tables);
 const t0 = Date.now();
-const out = [...falseAlarms(), '', ...power(), ''];
+const out: string[] = [];
+for (const name of chosen) {
+  const table = tables[name];
+  if (!table) throw new Error(`--table ${name}: one of ${Object.keys(tables).join(', ')}`);
+  out.push(...table(), '');
+}
 process.stdout.write(`${out.join('\n')}\n`);
 process.stderr.write(`gate-power: ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);

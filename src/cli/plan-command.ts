@@ -59,6 +59,11 @@ function parseRepeats(text: string | undefined): number[] {
   return [...new Set(list)].sort((a, b) => a - b);
 }
 
+function detectsText(worst: number | null, nothing: number): string {
+  if (worst === null) return 'nothing';
+  return nothing ? `≥ ${pts(worst)}; ${nothing} cell(s): nothing` : `≥ ${pts(worst)}`;
+}
+
 function cellName(c: PlanCell): string {
   return `${c.grader} in ${c.renderer} × ${c.provider}`;
 }
@@ -134,14 +139,14 @@ function renderPlan(plan: Plan, ctx: RenderContext): string {
   }
   const calls = ctx.callsPerTrial;
   lines.push(
-    `| repeats k | cases per cell | trials per run | model calls per run${calls === null ? '' : ` (${calls.toFixed(2)} per trial)`} | detects at ${plan.casesNow} cases | cell needing the most cases |`,
+    `| repeats k | cases per cell | trials per run | model calls per run${calls === null ? '' : ` (${calls.toFixed(2)} per trial)`} | detects at ${plan.casesNow} cases (least sensitive cell) | cell needing the most cases |`,
     '|---:|---:|---:|---:|---:|---|',
   );
   for (const r of plan.rows) {
     const trials = r.cases === null ? null : r.cases * r.repeats * plan.cellCount;
     const callText = trials === null ? '–' : calls === null ? `≥ ${int(trials)}` : `≈ ${int(trials * calls)}`;
     lines.push(
-      `| ${r.repeats} | ${r.cases === null ? 'never' : int(r.cases)} | ${trials === null ? '–' : int(trials)} | ${callText} | ${r.detectsNow === null ? 'nothing' : pts(r.detectsNow)} | ${r.binding ? cellName(r.binding) : '–'} |`,
+      `| ${r.repeats} | ${r.cases === null ? 'never' : int(r.cases)} | ${trials === null ? '–' : int(trials)} | ${callText} | ${detectsText(r.detectsNow, r.detectsNothing)} | ${r.binding ? cellName(r.binding) : '–'} |`,
     );
   }
   lines.push(

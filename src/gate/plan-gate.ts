@@ -22,16 +22,25 @@ export interface PlanCell {
   grader: string;
   noise: NoiseModel;
   flipRate: number;
+  /** The share of the cell's cases this grader grades (a grader may apply to some cases only, e.g. no-call). */
+  share: number;
 }
 
 export interface PlanRow {
   repeats: number;
-  /** Cases per cell needed for every planned cell to catch the drop; null: no number of cases does. */
+  /**
+   * Cases per cell (of the suite, in its current mix: a grader that grades a third of them needs three times its own
+   * count) needed for every planned cell to catch the drop; null: no number of cases does.
+   */
   cases: number | null;
   /** The cell that needs the most cases (the one that sets `cases`). */
   binding: PlanCell | null;
-  /** What the baseline's own number of cases detects at these repeats, in its least sensitive cell (null: nothing). */
+  /**
+   * What the baseline's own number of cases detects at these repeats: the largest figure over the cells that detect
+   * any drop (null when none does), and how many cells detect none.
+   */
   detectsNow: number | null;
+  detectsNothing: number;
 }
 
 export interface Plan {
@@ -55,8 +64,10 @@ export interface Plan {
  */
 export function planGate(input: PlanInput): Plan {
   const perCell = new Map<string, Tally[]>();
+  const casesOfCell = new Map<string, number>();
   for (const [key, graders] of Object.entries(input.baseline.cases)) {
     const cell = key.slice(key.indexOf('|') + 1);
+    casesOfCell.set(cell, (casesOfCell.get(cell) ?? 0) + 1);
     for (const [grader, t] of Object.entries(graders)) {
       if (t[1] === 0) continue;
       const id = `${cell}\u0000${grader}`;
@@ -79,6 +90,7 @@ export function planGate(input: PlanInput): Plan {
       grader,
       noise,
       flipRate: flipRate(noise),
+      share: noise.cases / (casesOfCell.get(cell) ?? noise.cases),
     });
   }
   all.sort(
@@ -91,13 +103,15 @@ export function planGate(input: PlanInput): Plan {
   const cells = planned.filter((c) => c.noise.rate >= input.drop);
   const tooLow = planned.filter((c) => c.noise.rate < input.drop);
   const rule: GateRule = { alpha: input.options.alpha, comparisons, maxRegression: input.options.maxRegression };
-  const casesNow = Math.max(0, ...all.map((c) => c.noise.cases));
+  const casesNow = Math.max(0, ...casesOfCell.values());
   const rows = input.repeats.map((k): PlanRow => {
     let cases: number | null = 0;
     let binding: PlanCell | null = null;
-    let detectsNow: number | null = 0;
+    let detectsNow: number | null = null;
+    let detectsNothing = 0;
     for (const c of cells) {
-      const need = casesNeeded(c.noise, rule, input.drop, k, input.power);
+      const graded = casesNeeded(c.noise, rule, input.drop, k, input.power);
+      const need = graded === null ? null : Math.ceil(graded / c.share - 1e-9);
       if (need === null) {
         cases = null;
         binding = c;
@@ -110,10 +124,11 @@ export function planGate(input: PlanInput): Plan {
         rule,
         input.power,
       );
-      detectsNow = now === null || detectsNow === null ? null : Math.max(detectsNow, now);
+      if (now === null) detectsNothing++;
+      else detectsNow = Math.max(detectsNow ?? 0, now);
     }
-    if (!cells.length) return { repeats: k, cases: null, binding: null, detectsNow: null };
-    return { repeats: k, cases, binding, detectsNow };
+    if (!cells.length) return { repeats: k, cases: null, binding: null, detectsNow: null, detectsNothing: 0 };
+    return { repeats: k, cases, binding, detectsNow, detectsNothing };
   });
   return { cells, tooLow, comparisons, cellCount: Object.keys(input.baseline.cells).length, casesNow, rule, rows };
 }

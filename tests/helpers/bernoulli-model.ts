@@ -13,6 +13,8 @@ export interface BernoulliOptions {
   sticky?: number;
   /** A regression: every passing trial fails with this probability (pᵢ becomes pᵢ(1 − thin)). */
   thin?: number;
+  /** A regression that breaks whole cases: this share of cases fails every trial of the run (drawn per run). */
+  broken?: number;
   /** Independent streams (one per cell of a run): cells with different streams share nothing. */
   stream?: string;
 }
@@ -32,7 +34,8 @@ export function trialPasses(o: BernoulliOptions, seed: number, caseId: string, r
 /** The first `repeats` trials of a case in the run seeded `seed`, drawn from one stream. */
 export function trialsOfCase(o: BernoulliOptions, seed: number, caseId: string, repeats: number): boolean[] {
   const rng = seededRandom('trial', o.stream ?? '', seed, caseId);
-  const p = caseProbability(o, caseId) * (1 - (o.thin ?? 0));
+  const broken = o.broken ? seededRandom('broken', o.stream ?? '', seed, caseId)() < o.broken : false;
+  const p = broken ? 0 : caseProbability(o, caseId) * (1 - (o.thin ?? 0));
   const sticky = rng() < (o.sticky ?? 0);
   const out: boolean[] = [];
   let first = false;

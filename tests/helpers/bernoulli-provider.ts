@@ -1,6 +1,6 @@
 // A provider plugin for the gate's simulations: each trial of a case answers correctly with the case's probability
 // (tests/helpers/bernoulli-model.ts), seeded by the run's seed, the case and the repeat, so two runs with different
-// seeds are two independent draws of the same model (an A/A pair). Options: p, spread, sticky, thin, stream.
+// seeds are two independent draws of the same model (an A/A pair). Options: p, spread, sticky, thin, broken, stream.
 // The suite it answers has one tool, `pick`, whose right argument is n = 1: a right answer calls pick(n=1), a wrong
 // one pick(n=2), in the xml-tags protocol.
 import type { ModelRequest, ModelResponse, Provider } from '../../src/contracts/index.js';
@@ -19,6 +19,7 @@ export function provider(options: Record<string, unknown>): Provider {
     spread: num(options.spread, 'spread', 0),
     sticky: num(options.sticky, 'sticky', 0),
     thin: num(options.thin, 'thin', 0),
+    broken: num(options.broken, 'broken', 0),
     stream: String(options.stream ?? ''),
   };
   return {
