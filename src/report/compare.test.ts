@@ -135,5 +135,11 @@ describe('compareSnapshots', () => {
     (await import('node:fs')).writeFileSync(file, text);
     expect(readSnapshot(file)).toEqual(JSON.parse(JSON.stringify(s)));
     expect(readSnapshot(join(dir, 'missing.json'))).toBeNull();
+    // a hand-edited baseline is one clear line naming the field, not a wrong comparison
+    const bad = join(dir, 'bad-baseline.json');
+    (await import('node:fs')).writeFileSync(bad, text.replace('"parseable":[1,1]', '"parseable":[3,2]'));
+    expect(() => readSnapshot(bad)).toThrow(
+      /bad-baseline\.json: not a valid toolgauge baseline at "cases"\."excel\/case-000\|full-details\|sim:oracle"\."parseable": passes exceed trials; regenerate it/,
+    );
   });
 });
