@@ -1,7 +1,7 @@
 import type { CompareResult } from '../report/compare.js';
-import { bySensitivity, detectBasis, detectDrop, detectRange } from '../report/detect-text.js';
+import { bySensitivity, detectBasis, detectDrop, detectRange, undetectableGroups } from '../report/detect-text.js';
 
-/** Cells listed one by one on the terminal; the rest are in summary.md and report.html. */
+/** Cells listed one by one on the terminal (least sensitive first); the rest are in summary.md and compare.md. */
 const MAX_CELL_LINES = 5;
 
 /**
@@ -14,11 +14,14 @@ export function detectLines(comparison: CompareResult): string[] {
   if (range === null) return [];
   const power = Math.round((cells[0]?.detect.power ?? 0.8) * 100);
   const lines = [`gate: detects drops of ${range} with ${power}% power (per cell × grader, from the baseline):`];
-  for (const c of cells.slice(0, MAX_CELL_LINES)) {
+  const detecting = cells.filter((c) => c.detect.drop !== null);
+  for (const c of detecting.slice(0, MAX_CELL_LINES)) {
     lines.push(
       `gate:   ${c.grader} in ${c.renderer} × ${c.provider}: ${detectDrop(c.detect)} (${detectBasis(c.detect)})`,
     );
   }
-  if (cells.length > MAX_CELL_LINES) lines.push(`gate:   … ${cells.length - MAX_CELL_LINES} more in summary.md`);
+  if (detecting.length > MAX_CELL_LINES)
+    lines.push(`gate:   … ${detecting.length - MAX_CELL_LINES} more in summary.md and compare.md`);
+  for (const group of undetectableGroups(cells)) lines.push(`gate:   no drop detectable: ${group}`);
   return lines;
 }

@@ -50,6 +50,29 @@ describe('gate', () => {
     expect(judgeRun(run, { maxInfraErrorRate: 0, baseline: 'none' }, dir).comparison).toBeUndefined();
   });
 
+  it('names the cells where no drop is detectable, apart from the figures', async () => {
+    const cases = [
+      ...passingCases(40, 36, graders),
+      ...passingCases(40, 0, graders, { provider: 'sim:stopper' }),
+      ...passingCases(4, 4, graders, { provider: 'sim:few' }),
+    ];
+    writeFileSync(join(dir, 'none.json'), serializeSnapshot(snapshotOf(await agg('none-base', cases))));
+    const { verdict } = judgeRun(await agg('none-run', cases), { maxInfraErrorRate: 0, baseline: 'none.json' }, dir);
+    expect(verdict.lines).toContain(
+      'gate:   no drop detectable: parseable in full-details × sim:stopper (nothing passes in the baseline)',
+    );
+    expect(verdict.lines).toContain(
+      'gate:   no drop detectable: parseable in full-details × sim:few (too few cases, n ≤ 4)',
+    );
+    expect(
+      verdict.lines.filter((l) => l.startsWith('gate:   parseable in full-details × sim:oracle: ≥ ')),
+    ).toHaveLength(1);
+    expect(verdict.lines[0]).toBe(
+      'gate: baseline none-base: 0 significant regression(s) beyond 5.0 pts (paired sign-flip test per case, Holm-corrected alpha 0.05)',
+    );
+    expect(verdict.lines[1]).toMatch(/^gate: detects drops of \d+\.\d pts \(2 cell\(s\): none\) with 80% power/);
+  });
+
   it('applies per-cell thresholds with renderer/provider globs', async () => {
     const run = await agg('cells', [
       ...passingCases(10, 9, graders),

@@ -1,5 +1,5 @@
 import type { CompareResult } from './compare.js';
-import { bySensitivity, detectDrop } from './detect-text.js';
+import { bySensitivity, detectDrop, undetectableGroups } from './detect-text.js';
 import { mdCell } from './format.js';
 
 const pct1 = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -21,12 +21,19 @@ export function detectMarkdown(r: CompareResult, maxRows = Number.POSITIVE_INFIN
     `| renderer | provider | grader | detects (${power}% power) | n | k | baseline | flip rate |`,
     '|---|---|---|---:|---:|---:|---:|---:|',
   ];
-  for (const c of cells.slice(0, maxRows)) {
+  const detecting = cells.filter((c) => c.detect.drop !== null);
+  for (const c of detecting.slice(0, maxRows)) {
     const d = c.detect;
     lines.push(
       `| ${mdCell(c.renderer)} | ${mdCell(c.provider)} | ${mdCell(c.grader)} | ${detectDrop(d)} | ${d.cases} | ${d.repeats} | ${pct1(d.baseRate)} | ${pct1(d.flipRate)}${d.flipMeasured ? '' : ' (assumed)'} |`,
     );
   }
-  if (cells.length > maxRows) lines.push('', `… ${cells.length - maxRows} more cell × grader(s) in compare.md.`);
+  if (detecting.length > maxRows)
+    lines.push('', `… ${detecting.length - maxRows} more cell × grader(s) in compare.md.`);
+  const none = undetectableGroups(cells);
+  if (none.length) {
+    lines.push('', 'No drop is detectable with 80% power in:', '');
+    for (const g of none) lines.push(`- ${mdCell(g)}`);
+  }
   return lines;
 }

@@ -37,3 +37,21 @@ export function detectRange(cells: readonly CellDelta[]): string | null {
   const range = lo === hi ? pts(lo) : `${(lo * 100).toFixed(1)}–${pts(hi)}`;
   return known.length < drops.length ? `${range} (${drops.length - known.length} cell(s): none)` : range;
 }
+
+/** Cells that detect no drop, grouped by grader and reason: "no-call in 20 cell(s) (too few cases, n ≤ 9)". */
+export function undetectableGroups(cells: readonly CellDelta[]): string[] {
+  const groups = new Map<string, CellDelta[]>();
+  for (const c of cells) {
+    if (c.detect.drop !== null) continue;
+    const reason = c.detect.baseRate <= 0 ? 'nothing passes in the baseline' : 'too few cases';
+    const key = `${c.grader}\u0000${reason}`;
+    groups.set(key, [...(groups.get(key) ?? []), c]);
+  }
+  return [...groups].map(([key, list]) => {
+    const [grader = '', reason = ''] = key.split('\u0000');
+    const where =
+      list.length <= 2 ? list.map((c) => `${c.renderer} × ${c.provider}`).join(', ') : `${list.length} cells`;
+    const most = Math.max(...list.map((c) => c.detect.cases));
+    return `${grader} in ${where} (${reason}${reason === 'too few cases' ? `, n ≤ ${most}` : ''})`;
+  });
+}
