@@ -1,6 +1,7 @@
 import type { CompareResult } from './compare.js';
 import { detectMarkdown } from './detect-markdown.js';
 import { fmtP, mdCell, pct, signedPts } from './format.js';
+import { mdCode } from './md-code.js';
 
 const rate = ([p, n]: [number, number]) => (n ? p / n : 0);
 const pts = (x: number) => `${(x * 100).toFixed(1)} percentage points`;
@@ -66,15 +67,15 @@ export function renderCompare(r: CompareResult, maxFlips = 50): string {
     lines.push('');
     for (const f of list.slice(0, maxFlips)) {
       lines.push(
-        `- \`${f.key}\` ${f.grader}: ${f.from} (${f.base[0]}/${f.base[1]}) → ${f.to} (${f.run[0]}/${f.run[1]})`,
+        `- ${mdCode(f.key)} ${mdCell(f.grader)}: ${f.from} (${f.base[0]}/${f.base[1]}) → ${f.to} (${f.run[0]}/${f.run[1]})`,
       );
     }
     lines.push('');
   }
   lines.push(`## Cases added (${r.added.length}) and removed (${r.removed.length})`);
   lines.push('');
-  for (const k of r.added.slice(0, maxFlips)) lines.push(`- added \`${k}\``);
-  for (const k of r.removed.slice(0, maxFlips)) lines.push(`- removed \`${k}\``);
+  for (const k of r.added.slice(0, maxFlips)) lines.push(`- added ${mdCode(k)}`);
+  for (const k of r.removed.slice(0, maxFlips)) lines.push(`- removed ${mdCode(k)}`);
   if (r.added.length + r.removed.length > 2 * maxFlips) lines.push('- …');
   return `${lines.join('\n')}\n`;
 }

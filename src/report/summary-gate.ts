@@ -2,24 +2,13 @@ import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
 import { detectMarkdown } from './detect-markdown.js';
 import { type FlakyReport, flakyCases } from './flaky-cases.js';
-import { mdCell, oneLine } from './format.js';
+import { mdCell } from './format.js';
+import { mdCode } from './md-code.js';
 
 const pct1 = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /** Cell × grader rows of "What this gate can detect" in summary.md; compare.md has them all. */
 const MAX_DETECT_ROWS = 20;
-
-/**
- * A Markdown code span that holds any text: a fence of backticks longer than any run inside it (CommonMark), padded
- * when the text starts or ends with a backtick; newlines flattened. For case ids, which a suite controls.
- */
-export function mdCode(text: string): string {
-  const flat = oneLine(text, 300);
-  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${flat}${pad}${fence}`;
-}
 
 /** After summary.md's regressions: the configuration warning, and what the gate can detect. Pure. */
 export function comparisonNotes(c: CompareResult): string[] {
