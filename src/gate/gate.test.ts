@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
 import { serializeSnapshot, snapshotOf } from '../report/snapshot.js';
 import { loadRun } from '../run-log/load-run.js';
@@ -9,6 +9,7 @@ import { applyGate } from './gate.js';
 import { judgeRun } from './judge.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-gate-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const graders = ['parseable'];
 
 async function agg(id: string, cases: Parameters<typeof writeSyntheticRun>[2]) {

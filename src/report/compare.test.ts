@@ -1,7 +1,7 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { passingCases, type SyntheticCase, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
 import { loadRun } from '../run-log/load-run.js';
 import { compareSnapshots } from './compare.js';
@@ -9,6 +9,7 @@ import { renderCompare } from './compare-md.js';
 import { type RunSnapshot, readSnapshot, serializeSnapshot, snapshotOf } from './snapshot.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-compare-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const graders = ['parseable', 'correct-arguments'];
 
 async function snap(id: string, cases: SyntheticCase[], repeats = 1): Promise<RunSnapshot> {
