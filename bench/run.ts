@@ -33,6 +33,7 @@ const ENTRIES: Entry[] = [
     ...(quick ? { args: [2_000, 1, 10_000] } : {}),
   },
   { file: 'mcnemar.ts', exportName: 'benchMcnemar', label: 'exact McNemar test' },
+  { file: 'mcnemar.ts', exportName: 'benchSignFlip', label: 'paired sign-flip test' },
   {
     file: 'eval-matrix.ts',
     exportName: 'benchEvalMatrix',

@@ -276,10 +276,18 @@ program
 program
   .command('compare <baseline> <run>')
   .description('Per-case flips and per-cell deltas with a significance judgement → compare.md; exit 1 on a regression')
-  .option('--alpha <p>', 'significance level, Holm-corrected over cells × graders', num('--alpha'))
+  .option(
+    '-c, --config <file>',
+    "config whose gate's alpha and maxRegression apply (default: toolgauge.config.yaml when present, else built-in defaults)",
+  )
+  .option(
+    '--alpha <p>',
+    'significance level, Holm-corrected over cells × graders (overrides the config)',
+    num('--alpha'),
+  )
   .option(
     '--max-regression <x>',
-    'largest drop tolerated even when significant (0.05 = 5 points)',
+    'largest drop tolerated even when significant (0.05 = 5 points; overrides the config)',
     num('--max-regression'),
   )
   .option('--out <file>', 'where to write compare.md (default: in the run folder)')
@@ -288,6 +296,28 @@ program
     run(async () => {
       const { compareCommand } = await import('./compare-command.js');
       return compareCommand(baseline, runArg, opts);
+    }),
+  );
+
+program
+  .command('plan <baseline>')
+  .description(
+    'The cases per cell and repeats with which the gate catches a given drop, and their cost in model calls, from a baseline or run',
+  )
+  .option(
+    '-c, --config <file>',
+    "config whose gate's alpha and maxRegression apply (default: toolgauge.config.yaml when present, else built-in defaults)",
+  )
+  .option('--drop <x>', 'the drop in pass rate to catch (0.1 = 10 points; default 0.1)', num('--drop'))
+  .option('--power <p>', 'the chance of catching it (default 0.8)', num('--power'))
+  .option('--repeats <list>', 'repeats to plan for (default 1,2,3,5,10)')
+  .option('-g, --grader <name>', 'plan for this grader only (repeatable; default: every grader)', collect)
+  .option('--alpha <p>', 'significance level (overrides the config)', num('--alpha'))
+  .option('--max-regression <x>', 'largest drop tolerated (overrides the config)', num('--max-regression'))
+  .action((baseline: string, opts) =>
+    run(async () => {
+      const { planCommand } = await import('./plan-command.js');
+      return planCommand(baseline, opts);
     }),
   );
 

@@ -1,7 +1,9 @@
 import picomatch from 'picomatch';
 import type { CompareResult } from '../report/compare.js';
+import { fmtP } from '../report/format.js';
 import type { GateCheck } from '../report/junit-gate.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
+import { detectLines } from './detect-lines.js';
 
 export interface CellThreshold {
   grader: string;
@@ -93,8 +95,13 @@ export function applyGate(agg: RunAggregate, gate: GateConfig, comparison?: Comp
       checks.push({ kind: 'regression', name, ok: !c.regression, line, grader, renderer, provider });
     }
     lines.push(
-      `gate: baseline ${comparison.baseRunId}: ${regressions.length} significant regression(s) beyond ${pct(comparison.options.maxRegression)} (Holm-corrected alpha ${comparison.options.alpha})`,
+      `gate: baseline ${comparison.baseRunId}: ${regressions.length} significant regression(s) beyond ${pts(comparison.options.maxRegression)} (paired sign-flip test per case, Holm-corrected alpha ${comparison.options.alpha})`,
     );
+    if (comparison.configChanged)
+      lines.push(
+        "gate: note: the configuration differs from the baseline's (config hash changed), so a change may come from the configuration rather than the model",
+      );
+    lines.push(...detectLines(comparison));
   }
   lines.push(failed ? 'gate: FAILED' : 'gate: passed');
   return { exitCode: failed ? 1 : 0, lines, checks };
@@ -106,10 +113,10 @@ function pct(x: number): string {
   return `${(x * 100).toFixed(1)}%`;
 }
 
-function signed(x: number): string {
-  return `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} pts`;
+function pts(x: number): string {
+  return `${(x * 100).toFixed(1)} pts`;
 }
 
-export function fmtP(p: number): string {
-  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
+function signed(x: number): string {
+  return `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} pts`;
 }

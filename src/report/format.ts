@@ -8,3 +8,9 @@ export function rateText(pass: number, n: number, interval: [number, number]): s
 export function signedPts(x: number): string {
   return `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} pts`;
 }
+
+/** A p-value: three decimals, or two significant digits below 0.001 (under double precision's floor: <1e-300). */
+export function fmtP(p: number): string {
+  if (p === 0) return '<1e-300';
+  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
+}

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CaseRecord } from '../run-log/schema.js';
 import type { CompareResult } from './compare.js';
-import { pct, signedPts } from './format.js';
+import { fmtP, pct, signedPts } from './format.js';
 import {
   type CaseDataCounts,
   type ErrorTable,
@@ -12,6 +12,7 @@ import {
   scriptJson,
 } from './html-data.js';
 import { escapeHtml as e } from './html-escape.js';
+import { gateHtml } from './html-gate.js';
 import { heatLegend, heatStyle } from './html-heat.js';
 import { HTML_SCRIPT } from './html-script.js';
 import { strategiesSection } from './html-strategies.js';
@@ -96,7 +97,7 @@ function regressionsHtml(c: CompareResult | null | undefined): string {
   const reg = c.cells.filter((x) => x.regression);
   const items = reg.map(
     (r) =>
-      `<li class="regression">${e(r.grader)} in ${e(r.renderer)} × ${e(r.provider)}: ${pct(r.base[0] / r.base[1])} → ${pct(r.run[0] / r.run[1])} (${signedPts(r.delta)}, ${r.worse} pass→fail vs ${r.better} fail→pass)</li>`,
+      `<li class="regression">${e(r.grader)} in ${e(r.renderer)} × ${e(r.provider)}: ${pct(r.base[0] / r.base[1])} → ${pct(r.run[0] / r.run[1])} (${signedPts(r.delta)}, ${r.worse} pass→fail vs ${r.better} fail→pass, p=${fmtP(r.pAdjusted)})</li>`,
   );
   return `<h2>Regressions against baseline ${e(c.baseRunId)} (${reg.length})</h2>${reg.length ? `<ul>${items.join('')}</ul>` : '<p>None.</p>'}`;
 }
@@ -190,6 +191,7 @@ export function htmlHead(agg: RunAggregate, parts: HtmlParts, opts: HtmlOptions 
       : '',
     opts.gateLines?.length ? `<pre class="gate">${e(opts.gateLines.join('\n'))}</pre>` : '',
     regressionsHtml(opts.comparison),
+    gateHtml(agg, opts.comparison),
     '<nav><a href="#strategies">Which strategy?</a><a href="#matrix">Matrix</a><a href="#tokens">Tokens</a><a href="#errors">Errors</a><a href="#cases">Cases</a></nav>',
     strategiesSection(compareStrategies(agg), agg.graderNames, renderers),
     '<section id="matrix"><h2>Matrix: pass rate per grader (renderer × provider)</h2>',

@@ -3,6 +3,7 @@ import { ToolgaugeError } from '../errors.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
 import { cellKey } from '../run-log/aggregate.js';
 import { hashOf } from '../util/canonical-json.js';
+import { firstIssue, SnapshotSchema } from './snapshot-schema.js';
 
 export const SNAPSHOT_FORMAT = 'toolgauge.baseline/1';
 
@@ -125,6 +126,13 @@ export function readSnapshot(file: string): RunSnapshot | null {
     throw new ToolgaugeError(
       'USAGE',
       `${file}: not a toolgauge baseline (expected "format": "${SNAPSHOT_FORMAT}"); regenerate it with \`toolgauge baseline update <run-dir>\``,
+    );
+  }
+  const checked = SnapshotSchema.safeParse(s);
+  if (!checked.success) {
+    throw new ToolgaugeError(
+      'USAGE',
+      `${file}: not a valid toolgauge baseline at ${firstIssue(checked.error)}; regenerate it with \`toolgauge baseline update <run-dir>\``,
     );
   }
   return s as RunSnapshot;

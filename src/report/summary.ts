@@ -1,7 +1,8 @@
 import type { CellStats, RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
-import { pct, rateText, signedPts } from './format.js';
+import { fmtP, pct, rateText, signedPts } from './format.js';
 import { mdCode, mdText } from './markdown-text.js';
+import { comparisonNotes, flakyMarkdown } from './summary-gate.js';
 import { strategiesMarkdown } from './summary-strategies.js';
 import { wilson } from './wilson.js';
 
@@ -44,7 +45,7 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
     if (!regressions.length) lines.push('None (noise-level changes are listed in compare.md).');
     for (const r of regressions) {
       lines.push(
-        `- **${mdText(r.grader)}** in ${mdText(r.renderer)} × ${mdText(r.provider)}: ${pct(r.base[0] / r.base[1])} → ${pct(r.run[0] / r.run[1])} (${signedPts(r.delta)}, ${r.worse} pass→fail vs ${r.better} fail→pass)`,
+        `- **${mdText(r.grader)}** in ${mdText(r.renderer)} × ${mdText(r.provider)}: ${pct(r.base[0] / r.base[1])} → ${pct(r.run[0] / r.run[1])} (${signedPts(r.delta)}, ${r.worse} pass→fail vs ${r.better} fail→pass, p=${fmtP(r.pAdjusted)})`,
       );
     }
     const worse = c.flips.filter((f) => f.from === 'pass' && f.to !== 'pass').length;
@@ -53,6 +54,7 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
       '',
       `Case flips: ${worse} pass→fail, ${better} fail→pass · cases added ${c.added.length}, removed ${c.removed.length}.`,
     );
+    lines.push(...comparisonNotes(c));
   }
   for (const [suite, d] of agg.drift) {
     const parts = [...d.added.map((t) => `+${t}`), ...d.removed.map((t) => `-${t}`), ...d.changed.map((t) => `~${t}`)];
@@ -103,6 +105,7 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
   }
   lines.push(...strategiesMarkdown(agg));
   lines.push(...callShapesSection(agg));
+  lines.push(...flakyMarkdown(agg));
   if (agg.failures.length) {
     lines.push('');
     lines.push(`## First failures (${agg.failures.length} shown)`);
