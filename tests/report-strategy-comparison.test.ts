@@ -1,10 +1,11 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { scriptJson } from '../src/report/html-data.js';
 import { heatPosition, heatStyle } from '../src/report/html-heat.js';
 import { tradeoffSvg } from '../src/report/html-tradeoff.js';
+import { signFlipTest } from '../src/report/sign-flip.js';
 import { mcnemarExact } from '../src/report/stats.js';
 import { compareStrategies, pairedDiffInterval } from '../src/report/strategy-comparison.js';
 import { renderSummary } from '../src/report/summary.js';
@@ -14,6 +15,7 @@ import { passingCases, writeSyntheticRun } from './helpers/synthetic-run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-strategies-'));
 const G = ['parseable', 'correct-arguments'];
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function run() {
   const runDir = writeSyntheticRun(dir, `run-${Math.random().toString(36).slice(2)}`, [
@@ -53,6 +55,41 @@ describe('strategy comparison per provider', () => {
       [false, true],
     ]);
     expect(oracle?.rows.find((r) => !r.reference)?.vsBest).toMatchObject({ diff: 0, p: 1, significant: false });
+  });
+
+  it('repeats of a case are one unit: whole cases that flip are not counted as independent pairs', async () => {
+    // 10 repeats; 12 cases pass every repeat with full details only, 8 with names only: 120 vs 80 discordant trials
+    // (exact McNemar on trials: p ≈ 0.006), but only 12 vs 8 cases moved (sign-flip on cases: p ≈ 0.5)
+    const cases = [];
+    for (let i = 0; i < 20; i++)
+      for (let repeat = 0; repeat < 10; repeat++)
+        for (const renderer of ['full-details', 'names-only'])
+          cases.push({
+            case: `c${i}`,
+            renderer,
+            provider: 'sim:guesser',
+            repeat,
+            pass: { 'correct-arguments': i < 12 === (renderer === 'full-details') },
+          });
+    const runDir = writeSyntheticRun(dir, 'repeats', cases, { repeats: 10 });
+    const agg = (await loadRun(runDir)).aggregate;
+    const cmp = compareStrategies(agg).find((c) => c.grader === 'correct-arguments');
+    const names = cmp?.rows.find((r) => r.renderer === 'names-only');
+    expect(names?.vsBest).toMatchObject({ pairs: 200, cases: 20, onlyThis: 80, onlyBest: 120, significant: false });
+    expect(names?.vsBest?.p).toBe(
+      signFlipTest(
+        new Map([
+          [1, 8],
+          [-1, 12],
+        ]),
+      ),
+    );
+    expect(names?.vsBest?.p).toBeGreaterThan(0.4);
+    expect(mcnemarExact(80, 120)).toBeLessThan(0.01);
+    // the interval is the per-case mean difference's: much wider than a trial-level interval would be
+    const [lo, hi] = names?.vsBest?.ci95 ?? [0, 0];
+    expect(lo).toBeLessThan(-0.6);
+    expect(hi).toBeGreaterThan(0.2);
   });
 
   it("Newcombe's paired interval holds the difference and mirrors when the strategies swap", () => {

@@ -1,5 +1,6 @@
 import type { CaseCounts, RunAggregate } from '../run-log/aggregate.js';
-import { mcnemarExact } from './stats.js';
+import { PairedCases } from './paired-cases.js';
+import { signFlipTest } from './sign-flip.js';
 import { wilson } from './wilson.js';
 
 /** One strategy (renderer) of one provider, for one grader, and how it compares with the provider's best. */
@@ -28,16 +29,25 @@ export interface StrategyRow {
 export interface PairedDiff {
   /** Paired trials. */
   pairs: number;
+  /** Paired cases (each case counts once, whatever its repeats). */
+  cases: number;
   /** This strategy's rate and the best's rate on the paired trials. */
   rate: number;
   bestRate: number;
-  /** rate − bestRate, with Newcombe's hybrid score interval for paired proportions (95%). */
+  /**
+   * rate − bestRate, with a 95% interval: Newcombe's hybrid score interval for paired proportions when every case has
+   * one trial each; with repeats, the normal interval of the mean per-case difference (cases are the independent
+   * units, so repeats of a case are never counted as independent pairs).
+   */
   diff: number;
   ci95: [number, number];
   /** Discordant pairs: only this strategy passed / only the best passed. */
   onlyThis: number;
   onlyBest: number;
-  /** Exact McNemar p-value (the test `compare` uses), and Holm-corrected over the provider's comparisons for this grader. */
+  /**
+   * The exact paired sign-flip test on per-case differences (the test `compare` uses: the exact McNemar test when
+   * every case has one trial), and Holm-corrected over the provider's comparisons for this grader.
+   */
   p: number;
   pAdjusted: number;
   significant: boolean;
@@ -73,13 +83,18 @@ export function pairedDiffInterval(a: number, b: number, c: number, d: number): 
 /**
  * Pairs `mine` with `best` case by case (by the aggregate's case ordinals, shared by every cell), as compare does with
  * a baseline: equal repeats pair one to one, otherwise the rates are scaled to the smaller count. Cases either side
- * never graded are left out. Returns the 2×2 table (a both pass, b only mine, c only best, d neither).
+ * never graded are left out. Returns the 2×2 table (a both pass, b only mine, c only best, d neither), the cases
+ * for the sign-flip test (the best as the baseline), and the per-case differences' moments for the interval.
  */
 function pairTable(cases: number, mine: CaseCounts, best: CaseCounts) {
   let a = 0;
   let b = 0;
   let c = 0;
   let d = 0;
+  const paired = new PairedCases();
+  let sum = 0;
+  let sumSq = 0;
+  let single = true;
   for (let i = 0; i < cases; i++) {
     const mn = mine.n(i);
     if (mn === 0) continue;
@@ -94,8 +109,25 @@ function pairTable(cases: number, mine: CaseCounts, best: CaseCounts) {
     b += Math.max(0, x - y);
     c += Math.max(0, y - x);
     d += m - Math.max(x, y);
+    paired.add([bp, bn], [mp, mn]);
+    const diff = mp / mn - bp / bn;
+    sum += diff;
+    sumSq += diff * diff;
+    single &&= mn === 1 && bn === 1;
   }
-  return { a, b, c, d };
+  return { a, b, c, d, paired, sum, sumSq, single };
+}
+
+/**
+ * The 95% interval of the mean per-case difference (cases independent, repeats of a case not): mean ± 1.96 × the
+ * standard error from the per-case differences' sample variance.
+ */
+function caseMeanInterval(cases: number, sum: number, sumSq: number): [number, number] {
+  if (cases < 2) return [-1, 1];
+  const mean = sum / cases;
+  const variance = Math.max(0, (sumSq - cases * mean * mean) / (cases - 1));
+  const half = 1.96 * Math.sqrt(variance / cases);
+  return [Math.max(-1, mean - half), Math.min(1, mean + half)];
 }
 
 /** Holm–Bonferroni over one family of comparisons: sets pAdjusted (monotone) and significant. */
@@ -112,7 +144,7 @@ function holm(diffs: PairedDiff[], alpha: number): void {
 /**
  * Per provider and grader: every strategy's pass rate, and each strategy against the provider's reference one (highest
  * pass rate; fewer prompt tokens break a tie; it is the best only when no other strategy has its rate) on the same cases, with the difference, its interval and the exact
- * McNemar test, Holm-corrected over the provider's comparisons for that grader. Providers are never pooled. Pure.
+ * paired sign-flip test on per-case differences (as `compare`), Holm-corrected over the provider's comparisons for that grader. Providers are never pooled. Pure.
  */
 export function compareStrategies(agg: RunAggregate, alpha = 0.05): StrategyComparison[] {
   const cells = [...agg.cells.values()];
@@ -153,16 +185,17 @@ export function compareStrategies(agg: RunAggregate, alpha = 0.05): StrategyComp
       for (const row of rows) {
         if (row.reference) continue;
         const mine = agg.caseCounts(row.renderer, provider, grader);
-        const { a, b, c, d } = pairTable(agg.caseCount, mine, bestCounts);
+        const { a, b, c, d, paired, sum, sumSq, single } = pairTable(agg.caseCount, mine, bestCounts);
         const pairs = a + b + c + d;
         if (pairs === 0) continue;
-        const p = mcnemarExact(b, c);
+        const p = signFlipTest(paired.summary().scores);
         row.vsBest = {
           pairs,
+          cases: paired.cases,
           rate: (a + b) / pairs,
           bestRate: (a + c) / pairs,
           diff: (b - c) / pairs,
-          ci95: pairedDiffInterval(a, b, c, d),
+          ci95: single ? pairedDiffInterval(a, b, c, d) : caseMeanInterval(paired.cases, sum, sumSq),
           onlyThis: b,
           onlyBest: c,
           p,
