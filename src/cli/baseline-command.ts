@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
@@ -6,6 +6,7 @@ import { ToolgaugeError } from '../errors.js';
 import { baselinePath } from '../gate/judge.js';
 import { serializeSnapshot, snapshotOf } from '../report/snapshot.js';
 import { loadRun } from '../run-log/load-run.js';
+import { makeFolder } from '../util/output-folder.js';
 
 export interface BaselineFlags {
   /** Config whose baseline is written, where `eval -c` with it reads it (default toolgauge.config.yaml). */
@@ -44,7 +45,7 @@ export async function baselineUpdateCommand(runArg: string, flags: BaselineFlags
     );
   }
   const snapshot = snapshotOf(run.aggregate);
-  mkdirSync(dirname(out), { recursive: true });
+  makeFolder(dirname(out));
   writeFileSync(out, serializeSnapshot(snapshot));
   const cases = Object.keys(snapshot.cases).length;
   process.stderr.write(

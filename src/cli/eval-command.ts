@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { withoutKeys } from '../../providers/shared/env.js';
@@ -27,6 +27,7 @@ import { RUN_LOG_FORMAT } from '../run-log/schema.js';
 import { type PlanItem, plan, planSize } from '../runner/plan.js';
 import type { CaseSettings } from '../runner/run-case.js';
 import { runEval } from '../runner/run-eval.js';
+import { makeFolder } from '../util/output-folder.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { inShard, parseShard, type Shard } from '../util/shard.js';
@@ -84,7 +85,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
 
   const runId = resumed?.header.runId ?? newRunId();
   const runDir = resumed ? resolve(flags.resume!) : resolve(loaded.dir, config.out, runId);
-  mkdirSync(runDir, { recursive: true });
+  makeFolder(runDir);
   if (mode) providers = withCassettes(providers, mode, flags.cassettes ?? join(runDir, CASSETTE_FILE)).providers;
   const { include, total } = planned(flags.onlyKeys, shard, suites, strategies, providers, config.repeats);
   const header = runHeaderOf({

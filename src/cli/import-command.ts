@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
 import { SuiteSchema } from '../config/suite-schema.js';
@@ -6,6 +6,7 @@ import { ToolgaugeError } from '../errors.js';
 import { importBfcl } from '../import/bfcl-import.js';
 import { parseJsonLines } from '../import/read-jsonl.js';
 import { suiteToYaml } from '../import/suite-yaml.js';
+import { makeFolder } from '../util/output-folder.js';
 
 export interface ImportFlags {
   answers?: string;
@@ -46,7 +47,7 @@ export async function importCommand(format: string, questionsPath: string, flags
     'Source: BFCL (github.com/ShishirPatil/gorilla, berkeley-function-call-leaderboard), Apache-2.0.',
   ];
   const out = resolve(flags.out);
-  mkdirSync(dirname(out), { recursive: true });
+  makeFolder(dirname(out));
   writeFileSync(out, suiteToYaml(result.suite, header));
   for (const w of result.warnings) process.stderr.write(`toolgauge: import bfcl: ${w}\n`);
   process.stderr.write(

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, rmdirSync } from 'node:fs';
+import { existsSync, rmdirSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
 import { finishRun, gateOfRun } from '../gate/finish-run.js';
 import { mergeRuns } from '../offline/merge-runs.js';
+import { makeFolder } from '../util/output-folder.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { printFinished } from './print-finished.js';
 import { newRunId } from './run-meta.js';
@@ -20,7 +21,7 @@ export async function mergeCommand(dirs: string[], flags: MergeFlags): Promise<n
   const outDir = flags.out ? resolve(flags.out) : resolve(dirname(resolve(dirs[0] ?? '.')), newRunId());
   const created = !existsSync(outDir);
   // held until the reports are written too (mergeRuns' own lock on the folder nests in this one)
-  mkdirSync(outDir, { recursive: true });
+  makeFolder(outDir);
   const lock = lockRunDir(outDir, 'merge');
   try {
     const outcome = await mergeRuns(dirs, outDir, basename(outDir), { allowPartial: flags.allowPartial ?? false });
