@@ -1,10 +1,12 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
 import { fmtP } from '../gate/gate.js';
 import { compareSnapshots, DEFAULT_COMPARE } from '../report/compare.js';
 import { renderCompare } from '../report/compare-md.js';
 import { loadSnapshot } from '../report/load-snapshot.js';
+import { prepareOutputFile } from '../util/output-folder.js';
+import { writeFileWhole } from '../util/write-file.js';
 
 export interface CompareFlags {
   alpha?: number;
@@ -19,6 +21,7 @@ export interface CompareFlags {
  * added/removed cases → compare.md. Exit 1 when a cell regressed significantly beyond the tolerance.
  */
 export async function compareCommand(baselineArg: string, runArg: string, flags: CompareFlags = {}): Promise<number> {
+  if (flags.out) prepareOutputFile(flags.out, `--out ${flags.out}`);
   const base = await loadSnapshot(baselineArg, 'baseline');
   const run = await loadSnapshot(runArg, 'run');
   const result = compareSnapshots(base, run, {
@@ -29,7 +32,7 @@ export async function compareCommand(baselineArg: string, runArg: string, flags:
   const runPath = resolve(runArg);
   const dir = existsSync(runPath) && statSync(runPath).isDirectory() ? runPath : dirname(runPath);
   const out = flags.out ? resolve(flags.out) : join(dir, 'compare.md');
-  writeFileSync(out, md);
+  writeFileWhole(out, md);
   if (!flags.quiet) process.stdout.write(md);
   const regressions = result.cells.filter((c) => c.regression);
   for (const c of regressions) {

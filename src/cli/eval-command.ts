@@ -22,12 +22,13 @@ import { resolveReporters } from '../plugins/reporter-registry.js';
 import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
 import { RunReporters } from '../report/run-reporters.js';
 import { readRunLog } from '../run-log/reader.js';
+import { runLogOf } from '../run-log/run-folder.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RUN_LOG_FORMAT } from '../run-log/schema.js';
 import { type PlanItem, plan, planSize } from '../runner/plan.js';
 import type { CaseSettings } from '../runner/run-case.js';
 import { runEval } from '../runner/run-eval.js';
-import { makeFolder } from '../util/output-folder.js';
+import { makeFolder, prepareOutputFolder } from '../util/output-folder.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { inShard, parseShard, type Shard } from '../util/shard.js';
@@ -54,6 +55,11 @@ export interface EvalFlags extends ConfigOverrides, CassetteFlags {
 
 export async function evalCommand(flags: EvalFlags): Promise<number> {
   checkRanges(flags);
+  // A run folder that cannot be written is one line before anything runs (exit 2), not a failure half-way.
+  if (flags.resume) {
+    runLogOf(flags.resume, '--resume');
+    prepareOutputFolder(flags.resume, `--resume ${flags.resume}`);
+  }
   // held from before the log is read until the reports are written: a second writer is refused before it touches
   // either (runEval's own lock on the folder nests in this one)
   const resumeLock = flags.resume ? lockRunDir(flags.resume, 'eval --resume') : undefined;
@@ -63,6 +69,11 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   const fromHeader = resumed?.header ?? flags.baseRun;
   const loaded = loadRunConfig(flags, fromHeader);
   const { config } = loaded;
+  if (!resumed)
+    prepareOutputFolder(
+      resolve(loaded.dir, config.out),
+      flags.out ? `--out ${flags.out}` : `${displayPath(loaded.file)}: out ${config.out}`,
+    );
   // A resumed run keeps the cases it was narrowed to, unless the command line narrows it anew.
   const narrowed = (flags.filter?.length ?? 0) + (flags.tag?.length ?? 0) > 0;
   const caseFilter = narrowed ? { globs: flags.filter ?? [], tags: flags.tag ?? [] } : resumed?.header.caseFilter;

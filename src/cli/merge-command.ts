@@ -3,7 +3,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
 import { finishRun, gateOfRun } from '../gate/finish-run.js';
 import { mergeRuns } from '../offline/merge-runs.js';
-import { makeFolder } from '../util/output-folder.js';
+import { prepareOutputFolder } from '../util/output-folder.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { printFinished } from './print-finished.js';
 import { newRunId } from './run-meta.js';
@@ -21,7 +21,10 @@ export async function mergeCommand(dirs: string[], flags: MergeFlags): Promise<n
   const outDir = flags.out ? resolve(flags.out) : resolve(dirname(resolve(dirs[0] ?? '.')), newRunId());
   const created = !existsSync(outDir);
   // held until the reports are written too (mergeRuns' own lock on the folder nests in this one)
-  makeFolder(outDir);
+  prepareOutputFolder(
+    outDir,
+    flags.out ? `--out ${flags.out}` : `merge (writes a new run folder beside ${dirs[0]}; or pass --out)`,
+  );
   const lock = lockRunDir(outDir, 'merge');
   try {
     const outcome = await mergeRuns(dirs, outDir, basename(outDir), { allowPartial: flags.allowPartial ?? false });

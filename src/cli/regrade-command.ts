@@ -3,6 +3,8 @@ import { dirname, resolve } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
 import { finishRun, gateOfRun } from '../gate/finish-run.js';
 import { regradeRun } from '../offline/regrade-run.js';
+import { runLogOf } from '../run-log/run-folder.js';
+import { prepareOutputFolder } from '../util/output-folder.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { printFinished } from './print-finished.js';
 import { newRunId } from './run-meta.js';
@@ -20,6 +22,11 @@ export interface RegradeFlags {
  */
 export async function regradeCommand(runDir: string, flags: RegradeFlags): Promise<number> {
   const outDir = flags.out ? resolve(flags.out) : resolve(dirname(resolve(runDir)), newRunId());
+  // the folder written is checked before anything is read: one line, exit 2
+  runLogOf(runDir, 'regrade');
+  if (flags.inPlace) prepareOutputFolder(runDir, `regrade --in-place ${runDir}`);
+  else if (flags.out) prepareOutputFolder(outDir, `--out ${flags.out}`);
+  else prepareOutputFolder(dirname(outDir), `regrade ${runDir} (writes a new run folder beside it; or pass --out)`);
   // a folder that exists already (--in-place, or --out into one) is held until its reports are written too;
   // regradeRun's own lock nests in this one, and covers the run log of a folder it creates
   const written = flags.inPlace ? resolve(runDir) : outDir;

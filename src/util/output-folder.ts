@@ -96,8 +96,9 @@ function kindOfQuietly(path: string): 'folder' | 'other' | 'none' {
 function folderError(e: unknown, what: string, folder: string, doing: 'create' | 'write in'): ToolgaugeError {
   const code = errnoCode(e);
   if (code === 'ENOSPC' || code === 'EDQUOT' || code === 'EIO') return writeFailed(folder, e);
-  const path = typeof (e as NodeJS.ErrnoException).path === 'string' ? (e as NodeJS.ErrnoException).path : folder;
-  const where = displayPath(path ?? folder);
+  // the level that could not be made; for the written check, the folder itself (not the check's file)
+  const path = (doing === 'create' && (e as NodeJS.ErrnoException).path) || folder;
+  const where = displayPath(path);
   const problem =
     code === 'ENOTDIR'
       ? `${where} is a file, not a folder`
