@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
 import { ToolgaugeError } from '../errors.js';
