@@ -32,7 +32,7 @@ import { makeFolder, prepareOutputFolder } from '../util/output-folder.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { inShard, parseShard, type Shard } from '../util/shard.js';
-import { abortOnInterrupt } from './interrupt.js';
+import { evalInterruptStages, interruptInStages } from './interrupt.js';
 import { printFinished } from './print-finished.js';
 import { Progress } from './progress.js';
 import { gitCommit, newRunId } from './run-meta.js';
@@ -112,8 +112,10 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     caseFilter,
   });
 
+  // Ctrl-C: first no new case starts (those in flight finish and are saved), then those in flight are aborted.
+  const stop = new AbortController();
   const controller = new AbortController();
-  const stopListening = abortOnInterrupt(controller, 'stopping after the cases in flight');
+  const stopListening = interruptInStages(evalInterruptStages(stop, controller));
 
   const progress = new Progress(total, process.stderr, flags.quiet);
   process.stderr.write(
@@ -136,6 +138,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
       ...(resumed ? { resume: { runLog: resumed.runLog, onKept: (r: CaseRecord) => sink.add(r) } } : {}),
       ...(include ? { include } : {}),
       signal: controller.signal,
+      stop: stop.signal,
       onCase: (record, done) => {
         sink.add(record);
         progress.update(record, done);
