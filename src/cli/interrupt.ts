@@ -11,14 +11,14 @@ const interrupted = () => new ToolgaugeError('ABORTED', 'interrupted by the user
  */
 export function abortOnInterrupt(controller: AbortController, stopping: string): () => void {
   return interruptInStages([
-    { say: `${stopping} (Ctrl-C again to quit at once)`, then: () => controller.abort(interrupted()) },
+    { say: `${stopping} (Ctrl-C again to quit at once)`, act: () => controller.abort(interrupted()) },
   ]);
 }
 
 /** One stage of an interruption: what is said on stderr, and what is done. */
 export interface InterruptStage {
   say: string;
-  then: () => void;
+  act: () => void;
 }
 
 /**
@@ -32,7 +32,7 @@ export function interruptInStages(stages: InterruptStage[]): () => void {
     const stage = stages[interrupts++];
     if (!stage) process.exit(EXIT_INTERRUPTED);
     process.stderr.write(`\ninterrupted: ${stage.say}\n`);
-    stage.then();
+    stage.act();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -47,11 +47,11 @@ export function evalInterruptStages(stop: AbortController, abort: AbortControlle
   return [
     {
       say: 'no new case starts; the cases in flight finish (within their timeouts) and are saved, then the reports are written (Ctrl-C again to abort the cases in flight)',
-      then: () => stop.abort(interrupted()),
+      act: () => stop.abort(interrupted()),
     },
     {
       say: 'aborting the cases in flight (they are not saved: --resume runs them); the reports are written for the finished cases (Ctrl-C again to quit at once)',
-      then: () => abort.abort(interrupted()),
+      act: () => abort.abort(interrupted()),
     },
   ];
 }
