@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ToolgaugeError } from '../errors.js';
 import { displayPath } from './display-path.js';
 import { makeFolder } from './output-folder.js';
+import { writeFailed } from './write-failure.js';
 
 /** The lock file a writing process keeps in a run folder. */
 export const RUN_LOCK_FILE = '.toolgauge.lock';
@@ -122,9 +123,13 @@ function create(file: string, owner: RunLockOwner): boolean {
   }
   try {
     writeSync(fd, `${JSON.stringify(owner)}\n`);
-  } finally {
+  } catch (e) {
+    // (a full disk): no empty lock file is left for the next run to wait on
     closeSync(fd);
+    rmSync(file, { force: true });
+    throw writeFailed(file, e);
   }
+  closeSync(fd);
   return true;
 }
 
