@@ -54,6 +54,17 @@ export interface EvalFlags extends ConfigOverrides, CassetteFlags {
 }
 
 export async function evalCommand(flags: EvalFlags): Promise<number> {
+  // the folders the output check makes are removed again if the command fails before it writes anything
+  const undo: (() => void)[] = [];
+  try {
+    return await evalIn(flags, undo);
+  } catch (e) {
+    for (const u of undo) u();
+    throw e;
+  }
+}
+
+async function evalIn(flags: EvalFlags, undo: (() => void)[]): Promise<number> {
   checkRanges(flags);
   // A run folder that cannot be written is one line before anything runs (exit 2), not a failure half-way.
   if (flags.resume) {
@@ -70,9 +81,11 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   const loaded = loadRunConfig(flags, fromHeader);
   const { config } = loaded;
   if (!resumed)
-    prepareOutputFolder(
-      resolve(loaded.dir, config.out),
-      flags.out ? `--out ${flags.out}` : `${displayPath(loaded.file)}: out ${config.out}`,
+    undo.push(
+      prepareOutputFolder(
+        resolve(loaded.dir, config.out),
+        flags.out ? `--out ${flags.out}` : `${displayPath(loaded.file)}: out ${config.out}`,
+      ),
     );
   // A resumed run keeps the cases it was narrowed to, unless the command line narrows it anew.
   const narrowed = (flags.filter?.length ?? 0) + (flags.tag?.length ?? 0) > 0;

@@ -51,7 +51,29 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
   const runId = newRunId();
   const runDir = resolve(flags.out ?? 'reports', runId);
   // the reports folder is checked before any line is read: a folder that cannot be written is one line, exit 2
-  prepareOutputFolder(resolve(flags.out ?? 'reports'), `--out ${flags.out ?? 'reports'}`);
+  const undo = prepareOutputFolder(resolve(flags.out ?? 'reports'), `--out ${flags.out ?? 'reports'}`);
+  try {
+    return await gradeInto(flags, runId, runDir, { forced, shard, cwd, loaded, graders, textProtocol });
+  } catch (e) {
+    undo(); // (a folder it made that is still empty)
+    throw e;
+  }
+}
+
+async function gradeInto(
+  flags: GradeFlags,
+  runId: string,
+  runDir: string,
+  at: {
+    forced: ReturnType<typeof protocolFlag> | undefined;
+    shard: ReturnType<typeof parseShard> | undefined;
+    cwd: string;
+    loaded: ReturnType<typeof loadSuite>;
+    graders: Awaited<ReturnType<typeof resolveGraders>>;
+    textProtocol: ReturnType<typeof textProtocolOf>;
+  },
+): Promise<number> {
+  const { forced, shard, cwd, loaded, graders, textProtocol } = at;
   // `--outputs -`: standard input, spooled to a temporary file (the file is read twice: validated, then graded)
   const stdin = flags.outputs === '-' ? await spoolStdin() : undefined;
   const outputsFile = stdin?.file ?? resolve(flags.outputs);

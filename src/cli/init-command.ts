@@ -45,10 +45,16 @@ export async function initCommand(flags: InitFlags): Promise<number> {
   }
 
   // before the server is started: a folder that cannot be written is one line, exit 2
-  prepareOutputFolder(dir, `--dir ${flags.dir ?? '.'}`);
-  const tools = await listTools(name, spec, flags.timeoutMs ?? 120_000);
-  if (tools.length === 0) {
-    throw new ToolgaugeError('USAGE', `init: MCP server '${name}' lists no tools; nothing to write a suite for`);
+  const undo = prepareOutputFolder(dir, `--dir ${flags.dir ?? '.'}`);
+  let tools: ToolDef[];
+  try {
+    tools = await listTools(name, spec, flags.timeoutMs ?? 120_000);
+    if (tools.length === 0) {
+      throw new ToolgaugeError('USAGE', `init: MCP server '${name}' lists no tools; nothing to write a suite for`);
+    }
+  } catch (e) {
+    undo(); // a server that cannot be listed leaves no empty folder behind
+    throw e;
   }
   process.stderr.write(`toolgauge init: MCP server '${name}' lists ${tools.length} tools\n`);
 

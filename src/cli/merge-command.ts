@@ -1,4 +1,3 @@
-import { existsSync, rmdirSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
 import { finishRun, gateOfRun } from '../gate/finish-run.js';
@@ -19,12 +18,12 @@ export interface MergeFlags {
 /** `toolgauge merge <run-dirs…>`: one run log and one report from the shards of a run. */
 export async function mergeCommand(dirs: string[], flags: MergeFlags): Promise<number> {
   const outDir = flags.out ? resolve(flags.out) : resolve(dirname(resolve(dirs[0] ?? '.')), newRunId());
-  const created = !existsSync(outDir);
-  // held until the reports are written too (mergeRuns' own lock on the folder nests in this one)
-  prepareOutputFolder(
+  // a refused merge leaves no empty run folder behind (a folder with anything in it is kept)
+  const undo = prepareOutputFolder(
     outDir,
     flags.out ? `--out ${flags.out}` : `merge (writes a new run folder beside ${dirs[0]}; or pass --out)`,
   );
+  // held until the reports are written too (mergeRuns' own lock on the folder nests in this one)
   const lock = lockRunDir(outDir, 'merge');
   try {
     const outcome = await mergeRuns(dirs, outDir, basename(outDir), { allowPartial: flags.allowPartial ?? false });
@@ -42,12 +41,7 @@ export async function mergeCommand(dirs: string[], flags: MergeFlags): Promise<n
     return finished.exitCode;
   } catch (e) {
     lock.release();
-    // a refused merge leaves no empty run folder behind (a folder with anything in it is kept)
-    if (created) {
-      try {
-        rmdirSync(outDir);
-      } catch {}
-    }
+    undo();
     throw e;
   } finally {
     lock.release();

@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ToolgaugeError } from '../errors.js';
 import { displayPath } from './display-path.js';
@@ -10,7 +10,7 @@ import { errnoCode, failureReason, writeFailed } from './write-failure.js';
  * Node's recursive mkdir retries a level whose creation fails with ENOENT after making its parent, and in a file
  * system that refuses new folders with ENOENT (/proc, /sys) it never stops, at 100% CPU.
  */
-export function makeFolder(dir: string): void {
+export function makeFolder(dir: string): string[] {
   const missing: string[] = [];
   let at = resolve(dir);
   for (;;) {
@@ -22,14 +22,28 @@ export function makeFolder(dir: string): void {
     missing.push(at);
     at = parent;
   }
+  const made: string[] = [];
   for (let i = missing.length - 1; i >= 0; i--) {
     const level = missing[i] as string;
     try {
       mkdirSync(level);
+      made.push(level);
     } catch (e) {
       // made by someone else in the meantime: fine when it is a folder
       if (errnoCode(e) === 'EEXIST' && kindOf(level) === 'folder') continue;
       throw e;
+    }
+  }
+  return made;
+}
+
+/** Removes the folders makeFolder made (deepest first) that are still empty; never throws. */
+export function removeEmptyFolders(made: readonly string[]): void {
+  for (let i = made.length - 1; i >= 0; i--) {
+    try {
+      rmdirSync(made[i] as string);
+    } catch {
+      return; // not empty (the command wrote something), or gone
     }
   }
 }
@@ -54,12 +68,14 @@ function fsError(code: string, message: string, path: string): NodeJS.ErrnoExcep
  * its parents when missing, then a small file is written in it and removed, so a read-only file system, a folder
  * without write permission, a path through a file or into /proc is one usage error naming `what` (the flag or config
  * field and its value), the folder and the fix (exit 2), and a full disk a WRITE_FAILED error (exit 3), rather than
- * a failure half-way through a run.
+ * a failure half-way through a run. Returns the function that removes the folders it made while they are empty
+ * (for a command that fails before it writes anything: no empty folder is left behind).
  */
-export function prepareOutputFolder(dir: string, what: string): void {
+export function prepareOutputFolder(dir: string, what: string): () => void {
   const folder = resolve(dir);
+  let made: string[];
   try {
-    makeFolder(folder);
+    made = makeFolder(folder);
   } catch (e) {
     throw folderError(e, what, folder, 'create');
   }
@@ -69,11 +85,13 @@ export function prepareOutputFolder(dir: string, what: string): void {
     fd = openSync(probe, 'w');
     writeSync(fd, '\n');
   } catch (e) {
+    removeEmptyFolders(made);
     throw folderError(e, what, folder, 'write in');
   } finally {
     if (fd !== undefined) closeSync(fd);
     rmSync(probe, { force: true });
   }
+  return () => removeEmptyFolders(made);
 }
 
 /** As prepareOutputFolder, for a command that writes one file (`--out FILE`): its folder, and no folder at its name. */
