@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FILES } from '../src/report/report-sink.js';
 import type { CaseRecord, RunFooter } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
@@ -11,7 +11,7 @@ import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
  * A full disk, for real: a small tmpfs mounted for the test (the tests run as root, here and in CI). Where the OS
  * does not let us mount one (not root, no tmpfs), the tests are skipped, saying so.
  */
-const tmp = mkdtempSync(join(tmpdir(), 'tg-diskfull-'));
+let tmp = '';
 const mounted: string[] = [];
 
 function mount(at: string, size: number): boolean {
@@ -28,13 +28,30 @@ function mount(at: string, size: number): boolean {
 const resize = (at: string, size: number) =>
   execFileSync('mount', ['-o', `remount,size=${size}`, at], { stdio: 'ignore' });
 
-const canMount = mount(join(tmp, 'probe'), 4096);
+/** Whether a tmpfs can be mounted here: tried once, and unmounted at once (the tests mount their own). */
+function tmpfsAllowed(): boolean {
+  const probe = mkdtempSync(join(tmpdir(), 'tg-diskfull-probe-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4096', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+}
+
+const canMount = tmpfsAllowed();
 if (!canMount) console.warn('cli-disk-full: cannot mount a tmpfs here (needs root); the full-disk tests are skipped');
 
 const MINI = join(FIXTURES, 'mini.config.yaml');
 const caseLines = (log: string) => readRecords(log).filter((r): r is CaseRecord => r.type === 'case');
 
 describe.skipIf(!canMount)('a disk that fills up during eval', () => {
+  beforeAll(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'tg-diskfull-'));
+  });
   afterAll(() => {
     for (const at of mounted.reverse()) execFileSync('umount', [at]);
     rmSync(tmp, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FILES } from '../src/report/report-sink.js';
 import type { RunFooter } from '../src/run-log/schema.js';
 import { type CliResult, FIXTURES, ROOT, readRecords, runDirFrom } from './cli-helpers.js';
@@ -28,7 +28,10 @@ const LINE =
   'toolgauge: cannot write to standard output: no space left on the device (ENOSPC); the output is incomplete';
 
 describe.skipIf(!existsSync('/dev/full'))('standard output that cannot be written (> /dev/full)', () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'tg-devfull-'));
+  let tmp = '';
+  beforeAll(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'tg-devfull-'));
+  });
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('is exit code 3 with one line on stderr, for every command that prints; the run is still complete', async () => {

@@ -32,12 +32,14 @@ function readOnlyMount(at: string): string | undefined {
 }
 
 describe('an output folder that cannot be written is refused before the run (exit 2, one line)', () => {
-  const tmp = mkdtempSync(join(tmpdir(), 'tg-outdir-'));
-  const file = join(tmp, 'a-file');
+  let tmp = '';
+  let file = '';
   const runDir = join(FIXTURES, 'run-log-v1', 'shard-1');
   let readOnly: string | undefined;
 
   beforeAll(() => {
+    tmp = mkdtempSync(join(tmpdir(), 'tg-outdir-'));
+    file = join(tmp, 'a-file');
     writeFileSync(file, 'not a folder\n');
     readOnly = readOnlyMount(join(tmp, 'ro'));
     if (!readOnly)

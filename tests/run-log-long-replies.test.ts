@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { readRecords, runCli, runDirFrom } from './cli-helpers.js';
 
@@ -70,7 +70,10 @@ cases:
 `;
 
 describe('the run log of long multi-turn conversations with a real-like provider', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-long-replies-'));
+  let dir = '';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tg-long-replies-'));
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('grows linearly with what the conversation holds, and reads back exactly (report, regrade, replay)', async () => {
