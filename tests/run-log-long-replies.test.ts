@@ -10,7 +10,7 @@ import { readRecords, runCli, runDirFrom } from './cli-helpers.js';
  * system prompt, every earlier reply and tool result, the tools) and its raw wire response holds the reply again.
  * Every reply is long (REPLY_CHARS). Case `three` takes 3 turns, case `six` 6: a call per turn, then an answer.
  */
-const REPLY_CHARS = 150_000;
+const REPLY_CHARS = 50_000;
 const PROVIDER = `
 import type { ModelRequest, ModelResponse, Provider } from 'toolgauge';
 
