@@ -57,7 +57,7 @@ function finishedCases(config: string): number {
 }
 
 /**
- * Ctrl-C during an eval: the run stops after the cases in flight (exit 130, footer `interrupted`), and no MCP
+ * Ctrl-C during an eval: the cases in flight finish and no new one starts (exit 130, footer `interrupted`), and no MCP
  * server process it started survives — whether only the CLI gets the signal (`kill <pid>`) or its whole
  * process group does (Ctrl-C in a terminal, which also signals the servers).
  */
@@ -80,7 +80,7 @@ describe('no orphan MCP server processes after SIGINT to a running eval (real pr
         if (target === 'group') process.kill(-child.pid!, 'SIGINT');
         else child.kill('SIGINT');
         const res = await done;
-        expect(res.stderr).toContain('interrupted: stopping after the cases in flight');
+        expect(res.stderr).toContain('interrupted: no new case starts; the cases in flight finish');
         expect(res.code, res.stderr).toBe(130);
         const records = readRecords(join(runDirFrom(res.stderr), 'run.jsonl'));
         const footer = records.at(-1) as RunFooter;

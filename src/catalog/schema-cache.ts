@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog, CatalogDrift, ToolDef } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';
 import { canonicalJson, hashOf } from '../util/canonical-json.js';
+import { makeFolder } from '../util/output-folder.js';
 import { joinSegment } from '../util/path-segment.js';
 
 export const SCHEMA_CACHE_FORMAT = 'toolgauge.schemas/1';
@@ -26,7 +27,7 @@ export function schemaCachePath(baseDir: string, suite: string): string {
 
 export function writeSchemaCache(baseDir: string, suite: string, tools: ToolDef[]): string {
   const file = schemaCachePath(baseDir, suite);
-  mkdirSync(join(baseDir, SCHEMA_CACHE_DIR), { recursive: true });
+  makeFolder(join(baseDir, SCHEMA_CACHE_DIR));
   const body: SchemaCacheFile = { format: SCHEMA_CACHE_FORMAT, suite, hash: hashOf(tools), tools };
   writeFileSync(file, `${JSON.stringify(JSON.parse(canonicalJson(body)), null, 2)}\n`);
   return file;

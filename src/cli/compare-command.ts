@@ -1,4 +1,4 @@
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
 import { compareSettings } from '../gate/config-gate.js';
@@ -6,7 +6,9 @@ import { compareSnapshots } from '../report/compare.js';
 import { renderCompare } from '../report/compare-md.js';
 import { fmtP } from '../report/format.js';
 import { loadSnapshot } from '../report/load-snapshot.js';
+import { prepareOutputFile } from '../util/output-folder.js';
 import { visibleInline } from '../util/visible-text.js';
+import { writeFileWhole } from '../util/write-file.js';
 
 export interface CompareFlags {
   /** Config whose gate.alpha and gate.maxRegression apply (default: toolgauge.config.yaml when present). */
@@ -23,6 +25,7 @@ export interface CompareFlags {
  * added/removed cases → compare.md. Exit 1 when a cell regressed significantly beyond the tolerance.
  */
 export async function compareCommand(baselineArg: string, runArg: string, flags: CompareFlags = {}): Promise<number> {
+  if (flags.out) prepareOutputFile(flags.out, `--out ${flags.out}`);
   const settings = compareSettings(flags);
   const base = await loadSnapshot(baselineArg, 'baseline');
   const run = await loadSnapshot(runArg, 'run');
@@ -31,7 +34,7 @@ export async function compareCommand(baselineArg: string, runArg: string, flags:
   const runPath = resolve(runArg);
   const dir = existsSync(runPath) && statSync(runPath).isDirectory() ? runPath : dirname(runPath);
   const out = flags.out ? resolve(flags.out) : join(dir, 'compare.md');
-  writeFileSync(out, md);
+  writeFileWhole(out, md);
   if (!flags.quiet) process.stdout.write(md);
   const regressions = result.cells.filter((c) => c.regression);
   for (const c of regressions) {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { withoutKeys } from '../../providers/shared/env.js';
@@ -23,15 +23,17 @@ import { resolveReporters } from '../plugins/reporter-registry.js';
 import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
 import { RunReporters } from '../report/run-reporters.js';
 import { readRunLog } from '../run-log/reader.js';
+import { runLogOf } from '../run-log/run-folder.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RUN_LOG_FORMAT } from '../run-log/schema.js';
 import { type PlanItem, plan, planSize } from '../runner/plan.js';
 import type { CaseSettings } from '../runner/run-case.js';
 import { runEval } from '../runner/run-eval.js';
+import { makeFolder, prepareOutputFolder } from '../util/output-folder.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { inShard, parseShard, type Shard } from '../util/shard.js';
-import { abortOnInterrupt } from './interrupt.js';
+import { evalInterruptStages, interruptInStages } from './interrupt.js';
 import { printFinished } from './print-finished.js';
 import { Progress } from './progress.js';
 import { gitCommit, newRunId } from './run-meta.js';
@@ -53,7 +55,23 @@ export interface EvalFlags extends ConfigOverrides, CassetteFlags {
 }
 
 export async function evalCommand(flags: EvalFlags): Promise<number> {
+  // the folders the output check makes are removed again if the command fails before it writes anything
+  const undo: (() => void)[] = [];
+  try {
+    return await evalIn(flags, undo);
+  } catch (e) {
+    for (const u of undo) u();
+    throw e;
+  }
+}
+
+async function evalIn(flags: EvalFlags, undo: (() => void)[]): Promise<number> {
   checkRanges(flags);
+  // A run folder that cannot be written is one line before anything runs (exit 2), not a failure half-way.
+  if (flags.resume) {
+    runLogOf(flags.resume, '--resume');
+    prepareOutputFolder(flags.resume, `--resume ${flags.resume}`);
+  }
   // held from before the log is read until the reports are written: a second writer is refused before it touches
   // either (runEval's own lock on the folder nests in this one)
   const resumeLock = flags.resume ? lockRunDir(flags.resume, 'eval --resume') : undefined;
@@ -63,6 +81,13 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   const fromHeader = resumed?.header ?? flags.baseRun;
   const loaded = loadRunConfig(flags, fromHeader);
   const { config } = loaded;
+  if (!resumed)
+    undo.push(
+      prepareOutputFolder(
+        resolve(loaded.dir, config.out),
+        flags.out ? `--out ${flags.out}` : `${displayPath(loaded.file)}: out ${config.out}`,
+      ),
+    );
   // A resumed run keeps the cases it was narrowed to, unless the command line narrows it anew.
   const narrowed = (flags.filter?.length ?? 0) + (flags.tag?.length ?? 0) > 0;
   const caseFilter = narrowed ? { globs: flags.filter ?? [], tags: flags.tag ?? [] } : resumed?.header.caseFilter;
@@ -88,7 +113,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
 
   const runId = resumed?.header.runId ?? newRunId();
   const runDir = resumed ? resolve(flags.resume!) : resolve(loaded.dir, config.out, runId);
-  mkdirSync(runDir, { recursive: true });
+  makeFolder(runDir);
   if (mode) providers = withCassettes(providers, mode, flags.cassettes ?? join(runDir, CASSETTE_FILE)).providers;
   const { include, total } = planned(flags.onlyKeys, shard, suites, strategies, providers, config.repeats);
   const header = runHeaderOf({
@@ -104,8 +129,10 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     caseFilter,
   });
 
+  // Ctrl-C: first no new case starts (those in flight finish and are saved), then those in flight are aborted.
+  const stop = new AbortController();
   const controller = new AbortController();
-  const stopListening = abortOnInterrupt(controller, 'stopping after the cases in flight');
+  const stopListening = interruptInStages(evalInterruptStages(stop, controller));
 
   const progress = new Progress(total, process.stderr, flags.quiet);
   process.stderr.write(
@@ -129,6 +156,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
       ...(include ? { include } : {}),
       signal: controller.signal,
       pool: starts,
+      stop: stop.signal,
       onCase: (record, done) => {
         sink.add(record);
         progress.update(record, done);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { writeSchemaCache } from '../catalog/schema-cache.js';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
@@ -8,6 +8,7 @@ import { ToolgaugeError } from '../errors.js';
 import { type InitServerFlags, serverFromFlags, specForSuite } from '../init/server-from-flags.js';
 import { ciWorkflow, starterConfig } from '../init/starter-config.js';
 import { starterSuite } from '../init/starter-suite.js';
+import { makeFolder, prepareOutputFolder } from '../util/output-folder.js';
 import { joinSegment } from '../util/path-segment.js';
 
 export interface InitFlags extends InitServerFlags {
@@ -45,15 +46,23 @@ export async function initCommand(flags: InitFlags): Promise<number> {
     );
   }
 
-  const tools = await listTools(name, spec, flags.timeoutMs ?? 120_000);
-  if (tools.length === 0) {
-    throw new ToolgaugeError('USAGE', `init: MCP server '${name}' lists no tools; nothing to write a suite for`);
+  // before the server is started: a folder that cannot be written is one line, exit 2
+  const undo = prepareOutputFolder(dir, `--dir ${flags.dir ?? '.'}`);
+  let tools: ToolDef[];
+  try {
+    tools = await listTools(name, spec, flags.timeoutMs ?? 120_000);
+    if (tools.length === 0) {
+      throw new ToolgaugeError('USAGE', `init: MCP server '${name}' lists no tools; nothing to write a suite for`);
+    }
+  } catch (e) {
+    undo(); // a server that cannot be listed leaves no empty folder behind
+    throw e;
   }
   process.stderr.write(`toolgauge init: MCP server '${name}' lists ${tools.length} tools\n`);
 
   const suiteDir = join(dir, 'suites');
-  mkdirSync(suiteDir, { recursive: true });
-  mkdirSync(join(dir, '.github', 'workflows'), { recursive: true });
+  makeFolder(suiteDir);
+  makeFolder(join(dir, '.github', 'workflows'));
   writeFileSync(files.suite, starterSuite(name, name, specForSuite(spec, suiteDir), tools));
   writeFileSync(files.config, starterConfig(suiteRel));
   // the schema cache lives beside the config (schemas/<suite>.json), as `schemas refresh` writes it

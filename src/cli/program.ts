@@ -94,9 +94,10 @@ const program = new Command()
     'after',
     `
 Exit codes: 0 passed, 1 the gate (or compare, schemas diff) failed, 2 usage or config error (one line on stderr),
-3 infrastructure errors beyond the gate's limit or an internal error, 130 interrupted.
+3 infrastructure errors beyond the gate's limit, a file that could not be written (a full disk) or an internal
+error, 130 interrupted (Ctrl-C: the cases in flight finish and are saved; a second Ctrl-C aborts them).
 Output whose reader has gone (toolgauge eval | head) is dropped: the run still finishes, writes its run log and
-every report, and exits with its own code.`,
+every report, and exits with its own code; any other failure to write stdout (a full disk) ends in exit code 3.`,
   );
 
 program

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { relative } from 'node:path';
 import { z } from 'zod';
 import { type ErrorCode, ToolgaugeError } from '../errors.js';
+import { displayPath } from '../util/display-path.js';
 import { type FastYamlBatch, parseYamlFast } from './fast-yaml.js';
 
 type YamlModule = typeof import('yaml');
@@ -27,10 +27,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out || '(root)';
 }
 
-export function displayPath(file: string): string {
-  const rel = relative(process.cwd(), file);
-  return rel && !rel.startsWith('..') ? rel : file;
-}
+export { displayPath };
 
 /** A problem found after the schema passed (a duplicate id, an unknown tool): where it is and what to do. */
 export interface SemanticIssue {

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadedSuite } from '../config/load-suite.js';
 import { casesById } from '../config/suite-cases.js';
@@ -9,6 +8,7 @@ import { ToolgaugeError } from '../errors.js';
 import { RunAggregate } from '../run-log/aggregate.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RunLogWriter } from '../run-log/writer.js';
+import { makeFolder } from '../util/output-folder.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { inShard, type Shard } from '../util/shard.js';
 import { type CaseToolList, CaseTools } from './case-tools.js';
@@ -129,7 +129,7 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
     plannedCases: planned,
   };
   // Created only now: a file with a bad line leaves no empty run folder behind.
-  mkdirSync(input.runDir, { recursive: true });
+  makeFolder(input.runDir);
   const lock = lockRunDir(input.runDir, 'grade');
   input.onStart?.(planned, header);
   const runLog = join(input.runDir, 'run.jsonl');

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ServerPool } from '../catalog/server-pool.js';
 import type { Config, RendererEntry } from '../config/config-schema.js';
@@ -20,6 +20,7 @@ import type { CaseRecord, RunFooter, RunHeader } from '../run-log/schema.js';
 import { RunLogWriter } from '../run-log/writer.js';
 import { RunContext } from '../runner/run-context.js';
 import { canonicalJson } from '../util/canonical-json.js';
+import { makeFolder } from '../util/output-folder.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { CaseTools } from './case-tools.js';
 
@@ -84,7 +85,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
   const context = new RunContext(); // the schema cache read and each case catalog hashed once
 
   const dir = options.inPlace ? resolve(runDir) : resolve(options.outDir);
-  mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   const lock = lockRunDir(dir, options.inPlace ? 'regrade --in-place' : 'regrade');
   const target = join(dir, options.inPlace ? 'run.jsonl.regrading' : 'run.jsonl');
   const writer = new RunLogWriter(target, 'create');

@@ -47,8 +47,12 @@ describe('packed case records', () => {
     // every rule was used, and every one was also declined somewhere (the varied fields)
     const written = lines(file).filter((l) => l.type === 'case');
     const rules = new Set(written.flatMap((l) => [...String(l.packed ?? '')]));
-    expect([...rules].sort().join('')).toBe('cfgkmpsu');
+    expect([...rules].sort().join('')).toBe('cdfgkmpsuw');
     expect(written.some((l) => typeof l.key === 'string')).toBe(true);
+    // rule d: repeated long strings written once, some found in a blob (a long system prompt in the raw request)
+    const same = written.flatMap((l) => (Array.isArray(l.same) ? (l.same as unknown[][]) : []));
+    expect(same.some((e) => typeof e[0] === 'string')).toBe(true);
+    expect(same.some((e) => Array.isArray(e[0]))).toBe(true);
     expect(written.some((l) => !String(l.packed ?? '').includes('m'))).toBe(true);
     // a real provider's wire body is written as it was
     const real = written.find((l) => l.provider === 'openai:gpt-4o') as unknown as CaseRecord;

@@ -1,9 +1,9 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunStart } from '../../contracts/reporter.js';
 import { cellKey, repeatsOf } from '../../run-log/aggregate.js';
 import type { CaseRecord } from '../../run-log/schema.js';
 import type { BufferedFile } from '../../util/buffered-file.js';
+import { writeAllSync, writeFileWhole } from '../../util/write-file.js';
 import {
   countJunitCase,
   JUNIT_EPILOGUE,
@@ -70,9 +70,9 @@ export function junitReporter(options: { hostname?: string } = {}): BuiltinRepor
       const agg = end.aggregate;
       parts?.close();
       try {
-        const fd = openSync(join(runDir, 'junit.xml'), 'w');
-        try {
-          writeSync(fd, JUNIT_PROLOGUE);
+        // under a temporary name until whole: a failure half-way leaves no partial junit.xml
+        writeFileWhole(join(runDir, 'junit.xml'), (fd) => {
+          writeAllSync(fd, JUNIT_PROLOGUE);
           // Suites in the aggregate's cell order (the planned cells first), as renderJunit orders them.
           const keys = [...new Set([...agg.cells.keys(), ...junit.keys()])];
           keys.forEach((key, id) => {
@@ -80,17 +80,15 @@ export function junitReporter(options: { hostname?: string } = {}): BuiltinRepor
             const cell = agg.cells.get(key);
             const counts =
               j?.counts ?? newJunitSuite(cell?.renderer ?? '', cell?.provider ?? '', cell?.simulated ?? false);
-            writeSync(fd, junitSuiteOpen(agg, counts, id, options.hostname));
+            writeAllSync(fd, junitSuiteOpen(agg, counts, id, options.hostname));
             if (j) appendFile(fd, j.file.file);
-            writeSync(fd, JUNIT_OUT_OPEN);
+            writeAllSync(fd, JUNIT_OUT_OPEN);
             if (j) appendFile(fd, j.out.file);
-            writeSync(fd, JUNIT_SUITE_CLOSE);
+            writeAllSync(fd, JUNIT_SUITE_CLOSE);
           });
-          writeSync(fd, junitGateSuite(agg, end, failing, keys.length, options.hostname));
-          writeSync(fd, JUNIT_EPILOGUE);
-        } finally {
-          closeSync(fd);
-        }
+          writeAllSync(fd, junitGateSuite(agg, end, failing, keys.length, options.hostname));
+          writeAllSync(fd, JUNIT_EPILOGUE);
+        });
       } finally {
         parts?.remove();
       }
