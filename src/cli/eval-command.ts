@@ -21,6 +21,7 @@ import {
 import { resolveReporters } from '../plugins/reporter-registry.js';
 import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
 import { RunReporters } from '../report/run-reporters.js';
+import type { RunAggregate } from '../run-log/aggregate.js';
 import { readRunLog } from '../run-log/reader.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RUN_LOG_FORMAT } from '../run-log/schema.js';
@@ -51,7 +52,19 @@ export interface EvalFlags extends ConfigOverrides, CassetteFlags {
   onlyKeys?: ReadonlySet<string>;
 }
 
+/** What an eval ended with: its exit code, and for a caller that reads on (init), the run's tallies and folder. */
+export interface EvalOutcome {
+  exitCode: number;
+  aggregate: RunAggregate;
+  runDir: string;
+}
+
 export async function evalCommand(flags: EvalFlags): Promise<number> {
+  return (await runEvalCommand(flags)).exitCode;
+}
+
+/** `toolgauge eval`: the run, its reports and the gate, printed; returns the outcome (evalCommand: its exit code). */
+export async function runEvalCommand(flags: EvalFlags): Promise<EvalOutcome> {
   checkRanges(flags);
   // held from before the log is read until the reports are written: a second writer is refused before it touches
   // either (runEval's own lock on the folder nests in this one)
@@ -146,14 +159,14 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     configDir: loaded.dir,
     reports: sink,
   });
-  printFinished(finished);
+  printFinished(finished, { quiet: flags.quiet === true });
   if (outcome.interrupted) {
     process.stderr.write(
       `Run interrupted: ${outcome.aggregate.total} finished cases are saved in ${displayPath(outcome.runLog)}.\nResume with: toolgauge eval --resume ${displayPath(runDir)}\n`,
     );
   }
   resumeLock?.release();
-  return finished.exitCode;
+  return { exitCode: finished.exitCode, aggregate: outcome.aggregate, runDir };
 }
 
 /**

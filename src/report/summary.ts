@@ -1,6 +1,6 @@
 import type { CellStats, RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
-import { mdCell, oneLine, pct, rateText, signedPts } from './format.js';
+import { mdCell, mdCode, oneLine, pct, rateText, signedPts } from './format.js';
 import { strategiesMarkdown } from './summary-strategies.js';
 import { wilson } from './wilson.js';
 
@@ -21,9 +21,65 @@ const label = (c: CellStats) => (c.simulated ? `${c.provider} (simulated)` : c.p
  * intervals (and pass^k with repeats). Pure.
  */
 export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
-  const h = agg.header;
   const graders = agg.graderNames;
   const k = agg.repeats;
+  const lines = summaryHead(agg, extra);
+  const renderers = [...new Set([...agg.cells.values()].map((c) => c.renderer))];
+  const providers = [...new Map([...agg.cells.values()].map((c) => [c.provider, label(c)])).entries()];
+  for (const g of graders) {
+    lines.push('', `## ${g}`, '');
+    if (k > 1)
+      lines.push(`pass@1 (mean over ${k} repeats) [Wilson 95%] · pass^${k} (every repeat passes, as in τ-bench)`, '');
+    lines.push(`| renderer \\ provider | ${providers.map(([, l]) => mdCell(l)).join(' | ')} |`);
+    lines.push(`|---|${providers.map(() => '---:').join('|')}|`);
+    for (const r of renderers) {
+      const row = providers.map(([p]) => {
+        const t = agg.cells.get(`${r}|${p}`)?.graders.get(g);
+        if (!t || t.n === 0) return '–';
+        const [lo, hi] = wilson(t.pass, t.n);
+        let text = `${pct(t.pass / t.n)} [${pct(lo)}–${pct(hi)}]`;
+        if (k > 1) {
+          const hk = agg.passHatK(r, p, g, k);
+          text += ` · ^${k} ${hk === null ? '–' : pct(hk)}`;
+        }
+        return text;
+      });
+      lines.push(`| ${mdCell(r)} | ${row.join(' | ')} |`);
+    }
+  }
+  lines.push(...strategiesMarkdown(agg));
+  lines.push(...callShapesSection(agg));
+  if (agg.failures.length) {
+    lines.push('');
+    lines.push(`## First failures (${agg.failures.length} shown)`);
+    lines.push('');
+    for (const f of agg.failures) lines.push(`- \`${f.key}\` **${f.grader}**: ${oneLine(f.reason)}`);
+  }
+  lines.push(...toolErrorsSection(agg));
+  if (agg.errors.length) {
+    lines.push('');
+    lines.push(`## Infrastructure errors (${agg.errors.length} shown)`);
+    lines.push('');
+    for (const e of agg.errors) lines.push(`- \`${e.key}\` ${e.grader}: ${oneLine(e.reason)}`);
+  }
+  lines.push('', runLogLine(extra));
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The summary `-q` prints: the verdict (with the comparison against the baseline) and the renderer × provider matrix,
+ * without the per-grader matrices, strategies, call shapes and first failures that summary.md goes on with.
+ */
+export function renderBriefSummary(agg: RunAggregate, extra: SummaryExtra): string {
+  return `${[...summaryHead(agg, extra), '', runLogLine(extra)].join('\n')}\n`;
+}
+
+const runLogLine = (extra: SummaryExtra) => `Run log: ${extra.runDir}/run.jsonl · report: ${extra.runDir}/report.html`;
+
+/** The title, the run's counts, the verdict, regressions against the baseline, drift, the matrix, the tool errors. */
+function summaryHead(agg: RunAggregate, extra: SummaryExtra): string[] {
+  const h = agg.header;
+  const graders = agg.graderNames;
   const lines: string[] = [];
   lines.push(`# toolgauge run ${h.runId}`);
   lines.push('');
@@ -77,47 +133,27 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
       `| ${[mdCell(c.renderer), mdCell(label(c)), ...cells, `${c.errors}/${c.cases}`, String(tokens)].join(' | ')} |`,
     );
   }
-  const renderers = [...new Set([...agg.cells.values()].map((c) => c.renderer))];
-  const providers = [...new Map([...agg.cells.values()].map((c) => [c.provider, label(c)])).entries()];
-  for (const g of graders) {
-    lines.push('', `## ${g}`, '');
-    if (k > 1)
-      lines.push(`pass@1 (mean over ${k} repeats) [Wilson 95%] · pass^${k} (every repeat passes, as in τ-bench)`, '');
-    lines.push(`| renderer \\ provider | ${providers.map(([, l]) => mdCell(l)).join(' | ')} |`);
-    lines.push(`|---|${providers.map(() => '---:').join('|')}|`);
-    for (const r of renderers) {
-      const row = providers.map(([p]) => {
-        const t = agg.cells.get(`${r}|${p}`)?.graders.get(g);
-        if (!t || t.n === 0) return '–';
-        const [lo, hi] = wilson(t.pass, t.n);
-        let text = `${pct(t.pass / t.n)} [${pct(lo)}–${pct(hi)}]`;
-        if (k > 1) {
-          const hk = agg.passHatK(r, p, g, k);
-          text += ` · ^${k} ${hk === null ? '–' : pct(hk)}`;
-        }
-        return text;
-      });
-      lines.push(`| ${mdCell(r)} | ${row.join(' | ')} |`);
-    }
+  const { calls, errors } = agg.toolCalls;
+  if (calls > 0) {
+    lines.push(
+      '',
+      `${errors} of ${calls} tool calls returned errors (results the tool marked \`isError\`, shown to the model: data, not infrastructure errors).`,
+    );
   }
-  lines.push(...strategiesMarkdown(agg));
-  lines.push(...callShapesSection(agg));
-  if (agg.failures.length) {
-    lines.push('');
-    lines.push(`## First failures (${agg.failures.length} shown)`);
-    lines.push('');
-    for (const f of agg.failures) lines.push(`- \`${f.key}\` **${f.grader}**: ${oneLine(f.reason)}`);
-  }
-  if (agg.errors.length) {
-    lines.push('');
-    lines.push(`## Infrastructure errors (${agg.errors.length} shown)`);
-    lines.push('');
-    for (const e of agg.errors) lines.push(`- \`${e.key}\` ${e.grader}: ${oneLine(e.reason)}`);
-  }
-  lines.push('');
-  lines.push(`Run log: ${extra.runDir}/run.jsonl · report: ${extra.runDir}/report.html`);
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
+
+/** The first tool calls that returned errors: case, tool and the tool's message, each as untrusted text. */
+function toolErrorsSection(agg: RunAggregate): string[] {
+  if (agg.toolErrors.length === 0) return [];
+  const shown = agg.toolErrors.slice(0, TOOL_ERRORS_SHOWN);
+  const lines = ['', `## First tool errors (${shown.length} of ${agg.toolCalls.errors})`, ''];
+  for (const e of shown) lines.push(`- ${mdCode(e.key)} ${mdCode(e.tool)}: ${mdCode(e.message)}`);
+  return lines;
+}
+
+/** How many tool errors summary.md lists. */
+const TOOL_ERRORS_SHOWN = 5;
 
 /**
  * Per cell, how the replies wrote their calls, when any cell has calls outside its requested protocol: the number a
