@@ -4,10 +4,11 @@ import { join, resolve } from 'node:path';
 import { withoutKeys } from '../../providers/shared/env.js';
 import { checkListedExpectations } from '../config/check-expectations.js';
 import { ConfigSchema } from '../config/config-schema.js';
-import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
+import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites, selectCases } from '../config/load-config.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import { displayPath } from '../config/load-yaml.js';
 import { configOfRun } from '../config/run-config.js';
+import { suiteHashes } from '../config/suite-hash.js';
 import type { Grader } from '../contracts/grade.js';
 import { ToolgaugeError } from '../errors.js';
 import { finishRun } from '../gate/finish-run.js';
@@ -78,7 +79,8 @@ export async function runEvalCommand(flags: EvalFlags): Promise<EvalOutcome> {
   // A resumed run keeps the cases it was narrowed to, unless the command line narrows it anew.
   const narrowed = (flags.filter?.length ?? 0) + (flags.tag?.length ?? 0) > 0;
   const caseFilter = narrowed ? { globs: flags.filter ?? [], tags: flags.tag ?? [] } : resumed?.header.caseFilter;
-  const suites = loadSuites(loaded, caseFilter ?? { globs: [], tags: [] });
+  const allSuites = loadSuites(loaded);
+  const suites = selectCases(allSuites, caseFilter ?? { globs: [], tags: [] });
   const strategies = await resolveStrategies(config.renderers, loaded.dir, loaded.origin.renderers);
   // A replayed run answers every request from cassettes and calls no provider, so it needs no API key; every other
   // mode may call one, and a missing key stays an error before anything runs.
@@ -107,6 +109,7 @@ export async function runEvalCommand(flags: EvalFlags): Promise<EvalOutcome> {
     strategies,
     providers,
     suites,
+    allSuites,
     plannedCases: total,
     resumed,
     shard,
@@ -206,6 +209,8 @@ function runHeaderOf(input: {
   strategies: Strategy[];
   providers: ProviderSlot[];
   suites: LoadedSuite[];
+  /** Every suite of the config, before --filter/--tag narrowed the run. */
+  allSuites: LoadedSuite[];
   plannedCases: number;
   resumed: { header: RunHeader } | undefined;
   shard: Shard | undefined;
@@ -224,6 +229,7 @@ function runHeaderOf(input: {
     strategies: input.strategies.map((s) => ({ label: s.label, name: s.name, options: s.options })),
     providers: input.providers.map((p) => ({ label: p.label, id: p.id, simulated: p.provider.simulated })),
     suites: input.suites.map((s) => ({ name: s.suite.name, file: displayPath(s.file), cases: s.cases.count })),
+    suiteHashes: suiteHashes(input.allSuites),
     plannedCases: input.plannedCases,
     ...(resumed ? { resumedFrom: input.runDir } : {}),
     ...(shard ? { shard } : {}),
