@@ -51,6 +51,8 @@ export interface EvalFlags extends ConfigOverrides, CassetteFlags {
   baseRun?: RunHeader;
   /** Only these plan keys (`replay --failures`). */
   onlyKeys?: ReadonlySet<string>;
+  /** Which of the plan's cases onlyKeys are, for the run's first line (`the cases that failed in <run>`). */
+  subset?: string;
 }
 
 /** What an eval ended with: its exit code, and for a caller that reads on (init), the run's tallies and folder. */
@@ -120,9 +122,15 @@ export async function runEvalCommand(flags: EvalFlags): Promise<EvalOutcome> {
   const stopListening = abortOnInterrupt(controller, 'stopping after the cases in flight');
 
   const progress = new Progress(total, process.stderr, flags.quiet);
-  process.stderr.write(
-    `toolgauge: ${total} cases (${suites.length} suite(s) × ${strategies.length} renderer(s) × ${providers.length} provider(s) × ${config.repeats} repeat(s)) → ${displayPath(runDir)}\n`,
-  );
+  const matrix = `${suites.length} suite(s) × ${strategies.length} renderer(s) × ${providers.length} provider(s) × ${config.repeats} repeat(s)`;
+  const full = planSize(suites, strategies.length, providers.length, config.repeats);
+  // a shard or a replay runs part of the plan: the count says which part, the matrix what it is part of
+  const part = [shard ? `shard ${shard.index}/${shard.count}` : '', flags.subset ?? ''].filter(Boolean).join(', ');
+  const what =
+    total === full && !part
+      ? `${total} cases (${matrix})`
+      : `${total} of the ${full} cases of ${matrix}${part ? ` (${part})` : ''}`;
+  process.stderr.write(`toolgauge: ${what} → ${displayPath(runDir)}\n`);
   // Every per-case report is written as cases finish (one pass, nothing read back from run.jsonl).
   const sink = new RunReporters(runDir, header, reporters);
   let outcome: Awaited<ReturnType<typeof runEval>>;
