@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -169,6 +169,43 @@ describe('toolgauge init', () => {
     expect(summary).toMatch(
       /## First tool errors \(5 of 12\)\n\n- `memory\/create_entities\|full-details\|sim:oracle\|0` `create_entities`: `ENOENT: /,
     );
+  }, 60_000);
+
+  it("the workflow installs toolgauge as the project has it: its devDependencies, else from toolgauge's repository", async () => {
+    const bare = tempDir('tg-init-ci-');
+    const project = tempDir('tg-init-ci-project-');
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ devDependencies: { toolgauge: 'github:x/toolgauge' } }),
+    );
+    writeFileSync(join(project, 'package-lock.json'), '{}');
+    const [a, b] = await Promise.all(
+      [bare, project].map((dir) => runCli(['init', '--builtin', 'economist', '--no-eval'], dir)),
+    );
+    const steps = (dir: string) =>
+      (
+        parse(readFileSync(join(dir, '.github/workflows/toolgauge.yml'), 'utf8')) as {
+          jobs: { toolgauge: { steps: { run?: string; uses?: string }[] } };
+        }
+      ).jobs.toolgauge.steps;
+    // not published on npm: from its repository, the address left for the user to fill in, and said so
+    expect(steps(bare).map((s) => s.run ?? s.uses)).toEqual([
+      'actions/checkout@v4',
+      'actions/setup-node@v4',
+      'npm install --no-save github:<owner>/toolgauge',
+      './node_modules/toolgauge',
+    ]);
+    expect(a.stdout).toMatch(/5\. CI: .*installs toolgauge from its repository: replace <owner> there/);
+    // a project that lists toolgauge installs what it lists
+    expect(steps(project).map((s) => s.run ?? s.uses)).toEqual([
+      'actions/checkout@v4',
+      'actions/setup-node@v4',
+      'npm ci',
+      './node_modules/toolgauge',
+    ]);
+    expect(b.stdout).toMatch(/5\. CI: .*\(npm ci, then toolgauge's action/);
+    expect(a.code).toBe(0);
+    expect(b.code).toBe(0);
   }, 60_000);
 
   it('refuses to overwrite, and a server that fails to start, with exit 2 and one line', async () => {

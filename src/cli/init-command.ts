@@ -7,7 +7,7 @@ import type { ToolDef } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';
 import { firstRunVerdict, nextSteps, skippedTools } from '../init/first-run-verdict.js';
 import { type InitServerFlags, serverFromFlags, specForSuite } from '../init/server-from-flags.js';
-import { ciWorkflow, starterConfig } from '../init/starter-config.js';
+import { ciWorkflow, starterConfig, workflowInstall } from '../init/starter-config.js';
 import { starterSuite } from '../init/starter-suite.js';
 
 export interface InitFlags extends InitServerFlags {
@@ -19,7 +19,7 @@ export interface InitFlags extends InitServerFlags {
   timeoutMs?: number;
 }
 
-/** Where the composite action is, for a project that installed toolgauge from npm (the package ships action.yml). */
+/** Where the composite action is once the workflow installed toolgauge into node_modules (the package ships action.yml). */
 const ACTION_REF = './node_modules/toolgauge';
 
 /**
@@ -58,7 +58,8 @@ export async function initCommand(flags: InitFlags): Promise<number> {
   writeFileSync(files.config, starterConfig(suiteRel));
   // the schema cache lives beside the config (schemas/<suite>.json), as `schemas refresh` writes it
   const cache = writeSchemaCache(dir, name, tools);
-  writeFileSync(files.workflow, ciWorkflow(relative(dir, files.config) || DEFAULT_CONFIG, ACTION_REF));
+  const install = workflowInstall(dir);
+  writeFileSync(files.workflow, ciWorkflow(relative(dir, files.config) || DEFAULT_CONFIG, ACTION_REF, install));
   for (const f of [files.config, files.suite, cache, files.workflow]) process.stdout.write(`wrote ${displayPath(f)}\n`);
   const shown = {
     suite: displayPath(files.suite),
@@ -68,7 +69,9 @@ export async function initCommand(flags: InitFlags): Promise<number> {
   const skipped = suite.skipped.map((s) => s.tool);
 
   if (flags.eval === false) {
-    process.stdout.write(`${[...skippedTools(skipped, shown), ...nextSteps(shown)].join('\n')}\n`);
+    process.stdout.write(
+      `${[...skippedTools(skipped, shown), ...nextSteps(shown, install.from === 'repository')].join('\n')}\n`,
+    );
     return 0;
   }
   process.stderr.write(
@@ -87,7 +90,7 @@ export async function initCommand(flags: InitFlags): Promise<number> {
     },
     shown,
   );
-  const closing = [...verdict, ...skippedTools(skipped, shown), '', ...nextSteps(shown)];
+  const closing = [...verdict, ...skippedTools(skipped, shown), '', ...nextSteps(shown, install.from === 'repository')];
   process.stdout.write(`\n${closing.join('\n')}\n`);
   return run.exitCode;
 }

@@ -67,14 +67,16 @@ export function skippedTools(skipped: readonly string[], files: InitFiles): stri
   ];
 }
 
-/** What to do after init, in order. */
-export function nextSteps(files: InitFiles): string[] {
+/** What to do after init, in order; `fromRepository`: the workflow installs toolgauge from a placeholder address. */
+export function nextSteps(files: InitFiles, fromRepository: boolean): string[] {
   return [
     'Next steps:',
     `  1. Write the cases: in ${files.suite}, replace each TODO with the prompt a user would send and the arguments it asks for, then remove its \`todo\` tag (toolgauge eval -c ${files.config} --tag todo runs the cases still to write).`,
     `  2. Add your model to ${files.config} (docs/providers.md has a recipe per server; keys come from the environment).`,
     `  3. Check the setup: toolgauge doctor -c ${files.config}`,
     `  4. Run it: toolgauge eval -c ${files.config}, then make that run the baseline: toolgauge baseline update <run-dir> -c ${files.config}`,
-    `  5. CI: ${files.workflow} runs it on every pull request; set how it installs toolgauge (docs/ci.md).`,
+    fromRepository
+      ? `  5. CI: ${files.workflow} runs it on every pull request; it installs toolgauge from its repository: replace <owner> there, or add toolgauge to your devDependencies (docs/ci.md).`
+      : `  5. CI: ${files.workflow} runs it on every pull request (npm ci, then toolgauge's action; docs/ci.md).`,
   ];
 }
