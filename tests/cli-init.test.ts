@@ -179,9 +179,10 @@ describe('toolgauge init', () => {
       JSON.stringify({ devDependencies: { toolgauge: 'github:x/toolgauge' } }),
     );
     writeFileSync(join(project, 'package-lock.json'), '{}');
-    const [a, b] = await Promise.all(
-      [bare, project].map((dir) => runCli(['init', '--builtin', 'economist', '--no-eval'], dir)),
-    );
+    const [a, b] = await Promise.all([
+      runCli(['init', '--builtin', 'economist', '--no-eval'], bare),
+      runCli(['init', '--builtin', 'economist', '--no-eval'], project),
+    ]);
     const steps = (dir: string) =>
       (
         parse(readFileSync(join(dir, '.github/workflows/toolgauge.yml'), 'utf8')) as {
