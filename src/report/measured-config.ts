@@ -1,4 +1,5 @@
 import type { RunHeader } from '../run-log/schema.js';
+import { hashOf } from '../util/canonical-json.js';
 
 /**
  * Provider options that change how a run is carried out, not what it measures: waiting, retrying, pacing, the HTTP
@@ -44,6 +45,9 @@ function entry(value: unknown, idKey: 'name' | 'id', options: (o: unknown) => un
 
 const list = (v: unknown) => (Array.isArray(v) ? v : []);
 
+/** What of a run header the config hash reads (doctor builds it from a config before any run). */
+export type MeasuredParts = Pick<RunHeader, 'config' | 'suites' | 'suiteHashes'>;
+
 /**
  * The parts of a run's configuration that change what it measures, which the baseline's `configHash` covers: what
  * each suite file holds (by content, not by path: a checkout anywhere, with any line endings, is the same suite), the
@@ -54,7 +58,7 @@ const list = (v: unknown) => (Array.isArray(v) ? v : []);
  * (the comparison pairs cases), which change no measurement. A run log written before suites were hashed has only
  * their names to go by.
  */
-export function measuredConfig(header: RunHeader): Record<string, unknown> {
+export function measuredConfig(header: MeasuredParts): Record<string, unknown> {
   const c = header.config;
   return {
     command: c.command ?? 'eval',
@@ -66,4 +70,9 @@ export function measuredConfig(header: RunHeader): Record<string, unknown> {
     seed: c.seed ?? null,
     maxTurns: c.maxTurns ?? null,
   };
+}
+
+/** The baseline's `configHash`: the first 16 hex digits of the SHA-256 of measuredConfig's canonical JSON. */
+export function configHash(header: MeasuredParts): string {
+  return hashOf(measuredConfig(header)).slice(0, 16);
 }

@@ -2,8 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { ToolgaugeError } from '../errors.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
 import { cellKey } from '../run-log/aggregate.js';
-import { hashOf } from '../util/canonical-json.js';
-import { measuredConfig } from './measured-config.js';
+import { configHash } from './measured-config.js';
 
 export const SNAPSHOT_FORMAT = 'toolgauge.baseline/1';
 
@@ -57,7 +56,7 @@ export function snapshotOf(agg: RunAggregate, opts: { cases?: boolean } = {}): R
     format: SNAPSHOT_FORMAT,
     runId: h.runId,
     // what changes the measurement only (measuredConfig): not the gate, the timeouts, `out` or the checkout's path
-    configHash: hashOf(measuredConfig(h)).slice(0, 16),
+    configHash: configHash(h),
     gitCommit: h.gitCommit,
     repeats: agg.repeats,
     cells,
