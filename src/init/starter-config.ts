@@ -22,7 +22,8 @@ providers:
   # A hosted API; its key is read from OPENAI_API_KEY (never written here)
   # - openai:gpt-4o-mini
 repeats: 1
-concurrency: 2            # cases in flight; 1–2 for a local CPU or single-GPU server, 8+ for a hosted API
+concurrency: 2            # cases in flight; 1–2 for a local CPU or single-GPU server, 8+ for a hosted API; 1 when
+                          # cases depend on what another case's calls wrote (init's first eval ran them one at a time)
 maxTurns: 6
 timeouts:
   turnMs: 120000          # one model reply; a local model on CPU may need 300000

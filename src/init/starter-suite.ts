@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import type { ServerSpec } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
+import { newAjv } from '../graders/schema-check.js';
 import { changesState, type ToolExample, toolExample } from './tool-example.js';
 
 /** The tag every generated case carries until a person has written it (`eval --tag todo` runs only those). */
@@ -84,8 +85,9 @@ export function starterSuite(
   const ordered = tools
     .map((tool, i) => ({ tool, i }))
     .sort((a, b) => runOrder(a.tool) - runOrder(b.tool) || a.i - b.i);
+  const ajv = newAjv();
   for (const { tool } of ordered) {
-    const example = toolExample(tool);
+    const example = toolExample(tool, ajv);
     const about = firstSentence(tool.description);
     lines.push(`  # TODO: ${tool.name}${about ? ` — ${about.replace(/\n/g, ' ')}` : ''}`);
     if (changesState(tool)) {

@@ -1,4 +1,4 @@
-import type { ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
 import type { JSONSchema } from '../contracts/json-schema.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { matchCall } from '../graders/match-args.js';
@@ -19,10 +19,8 @@ const MAX_TRIES = 40;
 export const changesState = (t: ToolDef) =>
   t.annotations?.destructiveHint === true || (t.annotations !== undefined && t.annotations.readOnlyHint === false);
 
-const ajv = newAjv();
-
 /** The tool's schema compiled by ajv for its error paths; undefined when ajv cannot compile it. */
-function compile(schema: JSONSchema): ValidateFunction | undefined {
+function compile(ajv: Ajv, schema: JSONSchema): ValidateFunction | undefined {
   // a draft ajv was not set up for (2019-09, 2020-12) is read with the keywords it knows
   const { $schema: _, ...rest } = schema;
   try {
@@ -58,11 +56,12 @@ function nextVariant(variants: Variants, errorPaths: readonly string[]): boolean
  * An example call of the tool that its own input schema accepts (checked as the correct-arguments grader checks it:
  * the same schema check and the same argument matcher), with its expectation in the suite's allowed-value form that
  * `sim:oracle` turns back into exactly that call. Alternatives the schema offers are tried in turn where ajv says the
- * value fails; when none passes, the tool gets no example (the suite leaves the case to a person).
+ * value fails; when none passes, the tool gets no example (the suite leaves the case to a person). `ajv`: one per
+ * catalog (starterSuite's), so that nothing compiled outlives it.
  */
-export function toolExample(tool: ToolDef): ToolExample {
+export function toolExample(tool: ToolDef, ajv: Ajv = newAjv()): ToolExample {
   const hints: ToolHints = { tool: tool.name, changesState: changesState(tool) };
-  const validate = compile(tool.inputSchema);
+  const validate = compile(ajv, tool.inputSchema);
   const variants: Variants = noVariants();
   let problem = '';
   for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
