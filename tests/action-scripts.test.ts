@@ -113,6 +113,25 @@ describe('the action steps', () => {
     expect(bad.stderr).toContain("::error::toolgauge action: input install 'global'");
   }, 60_000);
 
+  it('a missing or malformed TOOLGAUGE_CMD is one ::error:: line saying what to set, never a stack trace', async () => {
+    const j = job(PASSING);
+    const unset = await step(j, 'run.mjs', { TOOLGAUGE_CMD: '' });
+    // the run step never fails itself: its outputs carry the usage error to the summary and gate steps
+    expect(unset.code).toBe(0);
+    expect(unset.stderr.trim().split('\n')).toHaveLength(1);
+    expect(unset.stderr).toMatch(
+      /^::error::toolgauge action: TOOLGAUGE_CMD is not set: .*set TOOLGAUGE_CMD to the command as a JSON array of words/,
+    );
+    expect(unset.stderr).not.toMatch(/\n\s+at /);
+    expect(keyValues(j.files.output)).toMatchObject({ 'exit-code': '2', verdict: 'usage or config error' });
+    const malformed = await step(j, 'install.mjs', { TOOLGAUGE_CMD: 'npx toolgauge' });
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(
+      /^::error::toolgauge action: TOOLGAUGE_CMD is not a JSON array of words \("npx toolgauge"\)/,
+    );
+    expect(malformed.stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('eval that passes: outputs, the report folder, one step summary with the verdict, job exit 0', async () => {
     const j = job(PASSING);
     const run = await step(j, 'run.mjs', {});

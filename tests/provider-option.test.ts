@@ -72,7 +72,7 @@ describe('--provider-option', () => {
     expect(res.code).toBe(0);
     const none = await runCliAnywhere(['eval', '--suite', 'excel'], dir);
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/toolgauge\.config\.yaml: config file not found; .*or give --suite and --provider/);
+    expect(none.stderr).toMatch(/no provider to run: no --provider given, and there is no config file \(looked for /);
   }, 60_000);
 
   it.each([

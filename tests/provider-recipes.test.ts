@@ -52,6 +52,9 @@ describe('provider recipes (docs/recipes) against serve llm', () => {
     );
     const doc = readFileSync(join(ROOT, 'docs', 'providers.md'), 'utf8');
     for (const f of files) expect(doc, f).toContain(`recipes/${f}`);
+    // trying a recipe against the mock: the doc says how to lift its rpm, as this test does
+    const trying = doc.slice(doc.indexOf('## Trying a recipe without a model'));
+    expect(trying).toMatch(/--provider-option rpm=60000/);
   });
 
   it.each(files)(

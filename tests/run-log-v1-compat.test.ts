@@ -140,7 +140,18 @@ describe('a run log of format toolgauge.run/1 (tests/fixtures/run-log-v1) is sti
     expect([0, 1]).toContain(res.code);
     const failing = original.filter((r) => r.error || r.grades.some((g) => !g.pass)).map((r) => r.key);
     expect(failing.length).toBeGreaterThan(0);
-    expect((await cases(runDirFrom(res.stderr))).map((r) => r.key).sort()).toEqual(failing.sort());
+    const replayed = await cases(runDirFrom(res.stderr));
+    expect(replayed.map((r) => r.key).sort()).toEqual(failing.sort());
+    // the first line counts the subset, not the plan; the last says how many still fail
+    expect(res.stderr).toMatch(
+      new RegExp(
+        `^toolgauge: ${failing.length} of the \\d+ cases of 1 suite.* \\(the cases that failed in \\S+\\) → `,
+        'm',
+      ),
+    );
+    const still = replayed.filter((r) => r.error || r.grades.some((g) => !g.pass)).length;
+    expect(res.stderr).toMatch(/^replay: \d+ of \d+ replayed cases still fail \(were failing in \S+\)$/m);
+    expect(res.stderr).toContain(`replay: ${still} of ${failing.length} replayed cases still fail (were failing in `);
   }, 120_000);
 
   it('export promptfoo: a result per case record', async () => {

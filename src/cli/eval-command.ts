@@ -5,10 +5,11 @@ import { withoutKeys } from '../../providers/shared/env.js';
 import type { PoolOptions } from '../catalog/server-pool.js';
 import { checkListedExpectations } from '../config/check-expectations.js';
 import { ConfigSchema } from '../config/config-schema.js';
-import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
+import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites, selectCases } from '../config/load-config.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import { displayPath } from '../config/load-yaml.js';
 import { configOfRun } from '../config/run-config.js';
+import { suiteHashes } from '../config/suite-hash.js';
 import type { Grader } from '../contracts/grade.js';
 import { ToolgaugeError } from '../errors.js';
 import { finishRun } from '../gate/finish-run.js';
@@ -22,6 +23,7 @@ import {
 import { resolveReporters } from '../plugins/reporter-registry.js';
 import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
 import { RunReporters } from '../report/run-reporters.js';
+import type { RunAggregate } from '../run-log/aggregate.js';
 import { readRunLog } from '../run-log/reader.js';
 import { runLogOf } from '../run-log/run-folder.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
@@ -52,9 +54,23 @@ export interface EvalFlags extends ConfigOverrides, CassetteFlags {
   baseRun?: RunHeader;
   /** Only these plan keys (`replay --failures`). */
   onlyKeys?: ReadonlySet<string>;
+  /** Which of the plan's cases onlyKeys are, for the run's first line (`the cases that failed in <run>`). */
+  subset?: string;
+}
+
+/** What an eval ended with: its exit code, and for a caller that reads on (init), the run's tallies and folder. */
+export interface EvalOutcome {
+  exitCode: number;
+  aggregate: RunAggregate;
+  runDir: string;
 }
 
 export async function evalCommand(flags: EvalFlags): Promise<number> {
+  return (await runEvalCommand(flags)).exitCode;
+}
+
+/** `toolgauge eval`: the run, its reports and the gate, printed; returns the outcome (evalCommand: its exit code). */
+export async function runEvalCommand(flags: EvalFlags): Promise<EvalOutcome> {
   // the folders the output check makes are removed again if the command fails before it writes anything
   const undo: (() => void)[] = [];
   try {
@@ -65,7 +81,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   }
 }
 
-async function evalIn(flags: EvalFlags, undo: (() => void)[]): Promise<number> {
+async function evalIn(flags: EvalFlags, undo: (() => void)[]): Promise<EvalOutcome> {
   checkRanges(flags);
   // A run folder that cannot be written is one line before anything runs (exit 2), not a failure half-way.
   if (flags.resume) {
@@ -91,7 +107,8 @@ async function evalIn(flags: EvalFlags, undo: (() => void)[]): Promise<number> {
   // A resumed run keeps the cases it was narrowed to, unless the command line narrows it anew.
   const narrowed = (flags.filter?.length ?? 0) + (flags.tag?.length ?? 0) > 0;
   const caseFilter = narrowed ? { globs: flags.filter ?? [], tags: flags.tag ?? [] } : resumed?.header.caseFilter;
-  const suites = loadSuites(loaded, caseFilter ?? { globs: [], tags: [] });
+  const allSuites = loadSuites(loaded);
+  const suites = selectCases(allSuites, caseFilter ?? { globs: [], tags: [] });
   const strategies = await resolveStrategies(config.renderers, loaded.dir, loaded.origin.renderers);
   // A replayed run answers every request from cassettes and calls no provider, so it needs no API key; every other
   // mode may call one, and a missing key stays an error before anything runs.
@@ -123,6 +140,7 @@ async function evalIn(flags: EvalFlags, undo: (() => void)[]): Promise<number> {
     strategies,
     providers,
     suites,
+    allSuites,
     plannedCases: total,
     resumed,
     shard,
@@ -135,9 +153,15 @@ async function evalIn(flags: EvalFlags, undo: (() => void)[]): Promise<number> {
   const stopListening = interruptInStages(evalInterruptStages(stop, controller));
 
   const progress = new Progress(total, process.stderr, flags.quiet);
-  process.stderr.write(
-    `toolgauge: ${total} cases (${suites.length} suite(s) × ${strategies.length} renderer(s) × ${providers.length} provider(s) × ${config.repeats} repeat(s)) → ${displayPath(runDir)}\n`,
-  );
+  const matrix = `${suites.length} suite(s) × ${strategies.length} renderer(s) × ${providers.length} provider(s) × ${config.repeats} repeat(s)`;
+  const full = planSize(suites, strategies.length, providers.length, config.repeats);
+  // a shard or a replay runs part of the plan: the count says which part, the matrix what it is part of
+  const part = [shard ? `shard ${shard.index}/${shard.count}` : '', flags.subset ?? ''].filter(Boolean).join(', ');
+  const what =
+    total === full && !part
+      ? `${total} cases (${matrix})`
+      : `${total} of the ${full} cases of ${matrix}${part ? ` (${part})` : ''}`;
+  process.stderr.write(`toolgauge: ${what} → ${displayPath(runDir)}\n`);
   // Every per-case report is written as cases finish (one pass, nothing read back from run.jsonl).
   const sink = new RunReporters(runDir, header, reporters);
   let outcome: Awaited<ReturnType<typeof runEval>>;
@@ -179,14 +203,14 @@ async function evalIn(flags: EvalFlags, undo: (() => void)[]): Promise<number> {
     configDir: loaded.dir,
     reports: sink,
   });
-  printFinished(finished);
+  printFinished(finished, { quiet: flags.quiet === true });
   if (outcome.interrupted) {
     process.stderr.write(
       `Run interrupted: ${outcome.aggregate.total} finished cases are saved in ${displayPath(outcome.runLog)}.\nResume with: toolgauge eval --resume ${displayPath(runDir)}\n`,
     );
   }
   resumeLock?.release();
-  return finished.exitCode;
+  return { exitCode: finished.exitCode, aggregate: outcome.aggregate, runDir };
 }
 
 /**
@@ -226,6 +250,8 @@ function runHeaderOf(input: {
   strategies: Strategy[];
   providers: ProviderSlot[];
   suites: LoadedSuite[];
+  /** Every suite of the config, before --filter/--tag narrowed the run. */
+  allSuites: LoadedSuite[];
   plannedCases: number;
   resumed: { header: RunHeader } | undefined;
   shard: Shard | undefined;
@@ -244,6 +270,7 @@ function runHeaderOf(input: {
     strategies: input.strategies.map((s) => ({ label: s.label, name: s.name, options: s.options })),
     providers: input.providers.map((p) => ({ label: p.label, id: p.id, simulated: p.provider.simulated })),
     suites: input.suites.map((s) => ({ name: s.suite.name, file: displayPath(s.file), cases: s.cases.count })),
+    suiteHashes: suiteHashes(input.allSuites),
     plannedCases: input.plannedCases,
     ...(resumed ? { resumedFrom: input.runDir } : {}),
     ...(shard ? { shard } : {}),

@@ -148,7 +148,7 @@ async function gradeInto(
     reports: sink as ReportSink,
   });
   // -q hides the progress only, as eval's does: the summary is the command's answer
-  printFinished(finished);
+  printFinished(finished, { quiet: flags.quiet === true });
   process.stderr.write(`grade: wrote run.jsonl, ${REPORT_FILES.join(', ')} in ${displayPath(runDir)}\n`);
   if (interrupted) {
     process.stderr.write(

@@ -123,7 +123,10 @@ program
   .option('--out <dir>', 'reports folder')
   .option('--seed <n>', 'seed for simulated providers', int('--seed'))
   .option('--resume <run-dir>', 'continue an interrupted run, skipping its finished cases')
-  .option('-q, --quiet', 'no progress output (the summary is still printed)')
+  .option(
+    '-q, --quiet',
+    'no progress output; of the summary only the verdict and the matrix (summary.md has all of it)',
+  )
   .option('--record', "record every provider exchange to cassettes (the run folder's cassettes.jsonl)")
   .option('--replay', 'answer every request from cassettes; no provider is called (a miss is an error)')
   .option('--replay-or-record', 'answer from cassettes when recorded, else call the provider and record')
@@ -165,7 +168,10 @@ program
   .option('--concurrency <n>', 'cases in flight at once', int('--concurrency'))
   .addOption(filterOption())
   .addOption(tagOption())
-  .option('-q, --quiet', 'no progress output (the summary is still printed)')
+  .option(
+    '-q, --quiet',
+    'no progress output; of the summary only the verdict and the matrix (summary.md has all of it)',
+  )
   .action((runDir: string, opts: ReplayFlags) =>
     run(async () => {
       const { replayCommand } = await import('./replay-command.js');
@@ -357,7 +363,10 @@ program
     '--shard <i/n>',
     "grade only shard i of n (lines partitioned by their case's hash; run the shards on several cores, combine them with `toolgauge merge`)",
   )
-  .option('-q, --quiet', 'no progress output (the summary is still printed)')
+  .option(
+    '-q, --quiet',
+    'no progress output; of the summary only the verdict and the matrix (summary.md has all of it)',
+  )
   .action((opts) =>
     run(async () => {
       const { gradeCommand } = await import('./grade-command.js');

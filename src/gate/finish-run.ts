@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { EXIT_INTERRUPTED, ToolgaugeError } from '../errors.js';
 import type { CompareResult } from '../report/compare.js';
 import type { FinishInput } from '../report/report-sink.js';
+import { renderBriefSummary } from '../report/summary.js';
 import { writeReports } from '../report/write-reports.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
 import { runLogPath } from '../run-log/run-folder.js';
@@ -37,6 +38,8 @@ export interface FinishRunInput {
 export interface FinishedRun {
   /** The text of summary.md, for the command to print. */
   summary: string;
+  /** Its first part, what `-q` prints: the verdict, the comparison with the baseline and the matrix. */
+  brief: string;
   /** undefined: not compared (no gate, comparison off, or cancelled); null: no baseline file. */
   comparison?: CompareResult | null;
   verdict?: GateVerdict;
@@ -89,8 +92,14 @@ export async function finishRun(input: FinishRunInput): Promise<FinishedRun> {
       { cause: e },
     );
   }
+  const brief = renderBriefSummary(aggregate, {
+    runDir: input.displayDir,
+    interrupted: input.interrupted,
+    ...(judged ? { comparison: judged.comparison, gateLines: judged.verdict.lines } : {}),
+  });
   return {
     summary,
+    brief,
     ...(judged ? { comparison: judged.comparison, verdict: judged.verdict } : {}),
     lines: judged?.verdict.lines ?? [],
     exitCode: input.cancelled ? EXIT_INTERRUPTED : (judged?.verdict.exitCode ?? 0),

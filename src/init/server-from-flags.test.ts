@@ -25,6 +25,7 @@ describe('guessServerName', () => {
     ['uvx mcp-server-git --repository .', 'git'],
     ['python3 weather_server.py', 'weather'],
     ['./build/index.js', 'server'],
+    ['env MEMORY_FILE_PATH=/tmp/m.jsonl node node_modules/@modelcontextprotocol/server-memory/dist/index.js', 'memory'],
   ])('%s → %s', (command, name) => {
     expect(guessServerName({ server: command }, splitCommand(command))).toBe(name);
   });

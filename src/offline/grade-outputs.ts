@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { LoadedSuite } from '../config/load-suite.js';
 import { casesById } from '../config/suite-cases.js';
+import { suiteHashes } from '../config/suite-hash.js';
 import type { Grade, Grader } from '../contracts/grade.js';
 import type { Protocol } from '../contracts/model.js';
 import type { SuiteCase } from '../contracts/suite.js';
@@ -126,6 +127,7 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
     strategies: [{ label: input.renderer, name: 'recorded', options: {} }],
     providers: models.map((m) => ({ label: m, id: m, simulated: false })),
     suites: [{ name: suite.name, file: input.suite.file, cases: input.suite.cases.count }],
+    suiteHashes: suiteHashes([input.suite]),
     plannedCases: planned,
   };
   // Created only now: a file with a bad line leaves no empty run folder behind.

@@ -61,9 +61,17 @@ async function detailOf(c) {
 
 function loadIndex() {
   return blob.index.map((e, ord) => ({
-    ord, key: e[0], suite: e[1], id: e[2], r: M.renderers[e[3]], p: M.providers[e[4]], repeat: e[5],
+    ord, key: e[0], suite: e[1], id: e[2], r: M.renderers[e[3]], p: M.providers[e[4]], ri: e[3], pi: e[4], repeat: e[5],
     tags: e[6], grades: e[7], err: e[8] || '', where: e[9] || '', low: (e[0] + ' ' + e[6].join(' ')).toLowerCase(),
   }));
+}
+
+// The list's order: failing cases first, then errored ones, then those that passed; within each, by suite and case
+// (numbers in ids in numeric order), then renderer and provider in the run's order, then repeat.
+const byName = new Intl.Collator('en', { numeric: true }).compare;
+function group(c) { return c.grades.includes('0') ? 0 : c.err !== '' ? 1 : 2; }
+function byUse(a, b) {
+  return group(a) - group(b) || byName(a.suite, b.suite) || byName(a.id, b.id) || a.ri - b.ri || a.pi - b.pi || a.repeat - b.repeat;
 }
 
 function graded(c, gi) { return c.grades[gi] === '1' || c.grades[gi] === '0'; }
@@ -305,7 +313,7 @@ function wire() {
 }
 
 wire();
-cases = loadIndex();
+cases = loadIndex().sort(byUse);
 const fromHash = filtersFromHash();
 if (fromHash) {
   setFilters(fromHash, true);

@@ -7,6 +7,8 @@ import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
 import { loadRun } from '../run-log/load-run.js';
+import { caseRecords } from '../run-log/reader.js';
+import type { CaseRecord } from '../run-log/schema.js';
 import { writeReports } from './write-reports.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-html-'));
@@ -204,6 +206,29 @@ describe('report.html in headless Chromium', () => {
     const { page, clean } = await open(runDir);
     const all = await page.locator('#count').innerText();
     expect(all).toBe('102');
+    // the list's order: failing cases first, then errored ones, then passing; each by suite and case (numbers in
+    // numeric order), then renderer and provider in the run's order, then repeat
+    const listed = await listedKeys(page);
+    const run = await loadRun(runDir);
+    const records: CaseRecord[] = [];
+    for await (const r of caseRecords(run.runLog)) records.push(r);
+    const renderers = run.aggregate.header.strategies.map((x) => x.label);
+    const providers = run.aggregate.header.providers.map((x) => x.label);
+    const group = (r: CaseRecord) => (r.grades.some((g) => !g.pass) ? 0 : r.error ? 1 : 2);
+    const name = new Intl.Collator('en', { numeric: true }).compare;
+    const expected = records
+      .sort(
+        (a, b) =>
+          group(a) - group(b) ||
+          name(a.suite, b.suite) ||
+          name(a.case, b.case) ||
+          renderers.indexOf(a.renderer) - renderers.indexOf(b.renderer) ||
+          providers.indexOf(a.provider) - providers.indexOf(b.provider) ||
+          a.repeat - b.repeat,
+      )
+      .map((r) => r.key);
+    expect(listed).toEqual(expected);
+    expect(await page.locator('#cases-note').innerText()).toContain('failing cases first, then errored ones');
     await page.locator('#f-q').fill('case-003');
     expect(await page.locator('#count').innerText()).toBe('5');
     for (const k of await listedKeys(page)) expect(k).toContain('/case-003|');

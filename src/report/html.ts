@@ -145,7 +145,7 @@ function casesSection(counts: CaseDataCounts): string {
   const capped = counts.detailed < counts.total;
   return [
     '<section id="cases"><h2>Cases</h2>',
-    `<p id="cases-note">${counts.total} case(s) in the run (${counts.failingTotal} failing or errored), every one listed and counted below. ${
+    `<p id="cases-note">${counts.total} case(s) in the run (${counts.failingTotal} failing or errored), every one listed and counted below: failing cases first, then errored ones, then those that passed, each by suite and case, then renderer, provider and repeat. ${
       capped
         ? `<b>Details (transcripts) are embedded for ${counts.detailed} of them</b> (at most ${counts.max}, failing cases first); the others are listed with their grades, and their transcripts are in run.jsonl.`
         : 'Each case opens with its transcript.'

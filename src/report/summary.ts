@@ -23,9 +23,69 @@ const label = (c: CellStats) => (c.simulated ? `${c.provider} (simulated)` : c.p
  * intervals (and pass^k with repeats). Pure.
  */
 export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
-  const h = agg.header;
   const graders = agg.graderNames;
   const k = agg.repeats;
+  const lines = summaryHead(agg, extra);
+  const renderers = [...new Set([...agg.cells.values()].map((c) => c.renderer))];
+  const providers = [...new Map([...agg.cells.values()].map((c) => [c.provider, label(c)])).entries()];
+  for (const g of graders) {
+    lines.push('', `## ${mdText(g)}`, '');
+    if (k > 1)
+      lines.push(`pass@1 (mean over ${k} repeats) [Wilson 95%] · pass^${k} (every repeat passes, as in τ-bench)`, '');
+    lines.push(`| renderer \\ provider | ${providers.map(([, l]) => mdText(l)).join(' | ')} |`);
+    lines.push(`|---|${providers.map(() => '---:').join('|')}|`);
+    for (const r of renderers) {
+      const row = providers.map(([p]) => {
+        const t = agg.cells.get(`${r}|${p}`)?.graders.get(g);
+        if (!t || t.n === 0) return '–';
+        const [lo, hi] = wilson(t.pass, t.n);
+        let text = `${pct(t.pass / t.n)} [${pct(lo)}–${pct(hi)}]`;
+        if (k > 1) {
+          const hk = agg.passHatK(r, p, g, k);
+          text += ` · ^${k} ${hk === null ? '–' : pct(hk)}`;
+        }
+        return text;
+      });
+      lines.push(`| ${mdText(r)} | ${row.join(' | ')} |`);
+    }
+  }
+  lines.push(...strategiesMarkdown(agg));
+  lines.push(...callShapesSection(agg));
+  lines.push(...flakyMarkdown(agg));
+  if (agg.failures.length) {
+    lines.push('');
+    lines.push(`## First failures (${agg.failures.length} shown)`);
+    lines.push('');
+    for (const f of agg.failures) lines.push(`- ${mdCode(f.key)} **${mdText(f.grader)}**: ${mdText(f.reason)}`);
+  }
+  lines.push(...toolErrorsSection(agg));
+  if (agg.errors.length) {
+    lines.push('');
+    lines.push(`## Infrastructure errors (${agg.errors.length} shown)`);
+    lines.push('');
+    for (const e of agg.errors) lines.push(`- ${mdCode(e.key)} ${mdText(e.grader)}: ${mdText(e.reason)}`);
+  }
+  lines.push('', runLogLine(extra));
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The summary `-q` prints: the verdict (with the comparison against the baseline) and the renderer × provider matrix,
+ * without the per-grader matrices, strategies, call shapes and first failures that summary.md goes on with.
+ */
+export function renderBriefSummary(agg: RunAggregate, extra: SummaryExtra): string {
+  return `${[...summaryHead(agg, extra), '', runLogLine(extra)].join('\n')}\n`;
+}
+
+function runLogLine(extra: SummaryExtra): string {
+  const dir = mdText(extra.runDir, 1000);
+  return `Run log: ${dir}/run.jsonl · report: ${dir}/report.html`;
+}
+
+/** The title, the run's counts, the verdict, regressions against the baseline, drift, the matrix, the tool errors. */
+function summaryHead(agg: RunAggregate, extra: SummaryExtra): string[] {
+  const h = agg.header;
+  const graders = agg.graderNames;
   const lines: string[] = [];
   lines.push(`# toolgauge run ${mdText(h.runId)}`);
   lines.push('');
@@ -80,49 +140,27 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
       `| ${[mdText(c.renderer), mdText(label(c)), ...cells, `${c.errors}/${c.cases}`, String(tokens)].join(' | ')} |`,
     );
   }
-  const renderers = [...new Set([...agg.cells.values()].map((c) => c.renderer))];
-  const providers = [...new Map([...agg.cells.values()].map((c) => [c.provider, label(c)])).entries()];
-  for (const g of graders) {
-    lines.push('', `## ${mdText(g)}`, '');
-    if (k > 1)
-      lines.push(`pass@1 (mean over ${k} repeats) [Wilson 95%] · pass^${k} (every repeat passes, as in τ-bench)`, '');
-    lines.push(`| renderer \\ provider | ${providers.map(([, l]) => mdText(l)).join(' | ')} |`);
-    lines.push(`|---|${providers.map(() => '---:').join('|')}|`);
-    for (const r of renderers) {
-      const row = providers.map(([p]) => {
-        const t = agg.cells.get(`${r}|${p}`)?.graders.get(g);
-        if (!t || t.n === 0) return '–';
-        const [lo, hi] = wilson(t.pass, t.n);
-        let text = `${pct(t.pass / t.n)} [${pct(lo)}–${pct(hi)}]`;
-        if (k > 1) {
-          const hk = agg.passHatK(r, p, g, k);
-          text += ` · ^${k} ${hk === null ? '–' : pct(hk)}`;
-        }
-        return text;
-      });
-      lines.push(`| ${mdText(r)} | ${row.join(' | ')} |`);
-    }
+  const { calls, errors } = agg.toolCalls;
+  if (calls > 0) {
+    lines.push(
+      '',
+      `${errors} of ${calls} tool calls returned errors (results the tool marked \`isError\`, shown to the model: data, not infrastructure errors).`,
+    );
   }
-  lines.push(...strategiesMarkdown(agg));
-  lines.push(...callShapesSection(agg));
-  lines.push(...flakyMarkdown(agg));
-  if (agg.failures.length) {
-    lines.push('');
-    lines.push(`## First failures (${agg.failures.length} shown)`);
-    lines.push('');
-    for (const f of agg.failures) lines.push(`- ${mdCode(f.key)} **${mdText(f.grader)}**: ${mdText(f.reason)}`);
-  }
-  if (agg.errors.length) {
-    lines.push('');
-    lines.push(`## Infrastructure errors (${agg.errors.length} shown)`);
-    lines.push('');
-    for (const e of agg.errors) lines.push(`- ${mdCode(e.key)} ${mdText(e.grader)}: ${mdText(e.reason)}`);
-  }
-  lines.push('');
-  const dir = mdText(extra.runDir, 1000);
-  lines.push(`Run log: ${dir}/run.jsonl · report: ${dir}/report.html`);
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
+
+/** The first tool calls that returned errors: case, tool and the tool's message, each as untrusted text. */
+function toolErrorsSection(agg: RunAggregate): string[] {
+  if (agg.toolErrors.length === 0) return [];
+  const shown = agg.toolErrors.slice(0, TOOL_ERRORS_SHOWN);
+  const lines = ['', `## First tool errors (${shown.length} of ${agg.toolCalls.errors})`, ''];
+  for (const e of shown) lines.push(`- ${mdCode(e.key)} ${mdCode(e.tool)}: ${mdCode(e.message)}`);
+  return lines;
+}
+
+/** How many tool errors summary.md lists. */
+const TOOL_ERRORS_SHOWN = 5;
 
 /**
  * Per cell, how the replies wrote their calls, when any cell has calls outside its requested protocol: the number a

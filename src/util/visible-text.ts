@@ -37,3 +37,12 @@ export function visible(text: string): string {
 export function visibleInline(text: string): string {
   return text.replace(ACTIVE_OR_NEWLINE, shown);
 }
+
+/**
+ * Untrusted text quoted in a message on one line: runs of whitespace as one space, cut to `max` characters, and what a
+ * terminal would act on made visible (as {@link visible}).
+ */
+export function visibleLine(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return visible(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
+}
