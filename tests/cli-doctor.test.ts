@@ -1,9 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from './helpers/temp-dirs.js';
 import { runCliAnywhere } from './run-cli-anywhere.js';
 import { type ServedLlm, serveLlmProcess } from './serve-llm-process.js';
+
+const tempDir = useTempDirs();
 
 /** `toolgauge doctor` through the real CLI: what it finds, and the fix it prints under each problem. */
 let llm: ServedLlm;
@@ -23,7 +25,7 @@ cases:
 
 describe('toolgauge doctor', () => {
   it('reports a missing key, a server that fails to start and a missing baseline, with fixes; exit 1', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-'));
+    const dir = tempDir('tg-doctor-');
     writeFileSync(join(dir, 'broken.yaml'), BROKEN_SUITE);
     writeFileSync(
       join(dir, 'toolgauge.config.yaml'),
@@ -61,7 +63,7 @@ describe('toolgauge doctor', () => {
   }, 60_000);
 
   it('says when more cases are in flight than a local server takes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-size-'));
+    const dir = tempDir('tg-doctor-size-');
     writeFileSync(
       join(dir, 'c.yaml'),
       [
@@ -81,7 +83,7 @@ describe('toolgauge doctor', () => {
   }, 30_000);
 
   it('is ready when everything is: exit 0', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-ok-'));
+    const dir = tempDir('tg-doctor-ok-');
     mkdirSync(join(dir, 'base'));
     writeFileSync(join(dir, 'base', 'b.json'), '{}');
     writeFileSync(
@@ -95,7 +97,7 @@ describe('toolgauge doctor', () => {
   }, 60_000);
 
   it('a config that does not load is one problem with its fix', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-none-'));
+    const dir = tempDir('tg-doctor-none-');
     const res = await runCliAnywhere(['doctor', '-c', 'missing.yaml'], dir);
     expect(res.stdout).toMatch(/FAIL {2}config: missing\.yaml: config file not found.*\n +fix: .*toolgauge init/);
     expect(res.code).toBe(1);

@@ -1,8 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, runCli } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const BAD = join(FIXTURES, 'bad');
 const base = ['eval', '-c', join(BAD, 'base.config.yaml')];
@@ -86,7 +88,7 @@ describe('toolgauge schema', () => {
 });
 
 describe('suites checked against their tools, every problem listed', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-suite-check-'));
+  const dir = tempDir('tg-suite-check-');
   /** Writes a suite and a config running it with sim:oracle; returns the eval arguments. */
   const evalOf = (name: string, suite: string): string[] => {
     writeFileSync(join(dir, `${name}.yaml`), suite);

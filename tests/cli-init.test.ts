@@ -1,11 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from './cli-helpers.js';
+import { type ServedMcp, serveMcpHttp } from './helpers/serve-mcp-http.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 import { CLI_WORDS, runCliAnywhere as runCli } from './run-cli-anywhere.js';
+
+const tempDir = useTempDirs();
 
 /**
  * `toolgauge init` through the real CLI against real MCP servers: the bundled excel server spawned over stdio and
@@ -16,34 +19,17 @@ import { CLI_WORDS, runCliAnywhere as runCli } from './run-cli-anywhere.js';
 const CLI = CLI_WORDS.map((w) => JSON.stringify(w)).join(' ');
 const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
-let httpServer: ChildProcess | undefined;
-afterAll(() => {
-  httpServer?.kill('SIGTERM');
-});
+let httpServer: ServedMcp | undefined;
+afterAll(() => httpServer?.stop());
 
-function startHttpExcel(): Promise<string> {
-  httpServer = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve', 'mcp', 'excel', '--http', '0'],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  return new Promise<string>((resolve, reject) => {
-    let err = '';
-    httpServer?.stderr?.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = / on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err);
-      if (m?.[1]) resolve(m[1]);
-    });
-    httpServer?.once('exit', () => reject(new Error(`serve mcp exited: ${err}`)));
-  });
+async function startHttpExcel(): Promise<string> {
+  httpServer = await serveMcpHttp('excel');
+  return httpServer.url;
 }
 
 /** Runs init in a fresh folder; checks the files it writes and that eval of the result passes from elsewhere. */
 async function initAndEval(args: string[], name: string, tools: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-init-'));
+  const dir = tempDir('tg-init-');
   const res = await runCli(['init', ...args], dir);
   expect(res.stderr + res.stdout).toContain(`lists ${tools} tools`);
   expect(res.stderr).toContain('gate: passed');
@@ -69,7 +55,7 @@ async function initAndEval(args: string[], name: string, tools: number) {
   expect(workflow.jobs.toolgauge.steps.some((s) => s.uses === './node_modules/toolgauge')).toBe(true);
 
   // eval of the generated config from another folder: every path in it is relative to the config file
-  const elsewhere = mkdtempSync(join(tmpdir(), 'tg-init-run-'));
+  const elsewhere = tempDir('tg-init-run-');
   const again = await runCli(['eval', '-c', join(dir, 'toolgauge.config.yaml'), '-q'], elsewhere);
   expect(again.stderr).toContain('gate: passed');
   expect(again.code).toBe(0);
@@ -105,7 +91,7 @@ describe('toolgauge init', () => {
   }, 120_000);
 
   it('writes a starter for a third-party stdio server from npm, its folder argument relative to the suite', async () => {
-    const base = mkdtempSync(join(tmpdir(), 'tg-init-fs-'));
+    const base = tempDir('tg-init-fs-');
     mkdirSync(join(base, 'sandbox'));
     // init runs in `base`; the server's `sandbox` argument is rewritten relative to the suite's folder
     const res = await runCli(['init', '--server', `node ${FILESYSTEM} sandbox`, '--dir', 'project'], base);
@@ -119,16 +105,13 @@ describe('toolgauge init', () => {
   }, 120_000);
 
   it('refuses to overwrite, and a server that fails to start, with exit 2 and one line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-init-bad-'));
+    const dir = tempDir('tg-init-bad-');
     const first = await runCli(['init', '--builtin', 'economist', '--no-eval'], dir);
     expect(first.code).toBe(0);
     const again = await runCli(['init', '--builtin', 'economist', '--no-eval'], dir);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already exist.*--force/);
-    const broken = await runCli(
-      ['init', '--server', 'node -e "process.exit(1)"'],
-      mkdtempSync(join(tmpdir(), 'tg-init-')),
-    );
+    const broken = await runCli(['init', '--server', 'node -e "process.exit(1)"'], tempDir('tg-init-'));
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/failed to start/);
     const none = await runCli(['init'], dir);

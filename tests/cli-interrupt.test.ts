@@ -1,13 +1,15 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter, RunHeader } from '../src/run-log/schema.js';
 import { caseCount, FIXTURES, finished, readRecords, runCli, runDirFrom, startCli, waitFor } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 describe('Ctrl-C during a run', () => {
   it('keeps every finished case, prints how to resume, and --resume completes only what is missing', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'tg-sigint-'));
+    const out = tempDir('tg-sigint-');
     // 24 cases at 150 ms per simulated reply and 2 in flight: several seconds, so the signal lands mid-run.
     const child = startCli(['eval', '-c', join(FIXTURES, 'slow.config.yaml'), '--out', out]);
     const done = finished(child);

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
 import { processesWith } from './fixtures/mcp-support/processes.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const FAULTY = join(FIXTURES, 'mcp-faulty', 'server.mjs');
 
@@ -24,7 +26,7 @@ function writeFaultyRun(
   toolMs: number,
   serverStartMs = toolMs,
 ) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-faults-'));
+  const dir = tempDir('tg-faults-');
   const vars = { ...env, FAULTY_PID_FILE: join(dir, 'pids') };
   writeFileSync(
     join(dir, 'faulty.yaml'),
@@ -71,7 +73,7 @@ function runRecords(stderr: string) {
 describe('server pool with a misbehaving stdio server (real CLI, real processes)', () => {
   it('records SERVER_CRASH / SERVER_TIMEOUT, restarts the server for the next case, leaves no orphan', async () => {
     const marker = `tg-faulty-${randomUUID()}`;
-    const dir = mkdtempSync(join(tmpdir(), 'tg-faults-'));
+    const dir = tempDir('tg-faults-');
     writeFileSync(
       join(dir, 'faulty.yaml'),
       [

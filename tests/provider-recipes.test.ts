@@ -1,11 +1,13 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 import { runCliAnywhere } from './run-cli-anywhere.js';
 import { type ServedLlm, serveLlmProcess } from './serve-llm-process.js';
+
+const tempDir = useTempDirs();
 
 /**
  * Every recipe of docs/providers.md (docs/recipes/*.yaml) loads as it is written and runs through the real CLI against
@@ -57,7 +59,7 @@ describe('provider recipes (docs/recipes) against serve llm', () => {
       const id = typeof entry === 'string' ? entry : entry.id;
       // no key in any recipe: each names the variable it reads
       expect(readFileSync(join(RECIPES, file), 'utf8')).not.toMatch(/sk-|api_?key\s*:/i);
-      const out = mkdtempSync(join(tmpdir(), 'tg-recipe-'));
+      const out = tempDir('tg-recipe-');
       const res = await runCliAnywhere(
         [
           'eval',

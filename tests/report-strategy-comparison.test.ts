@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scriptJson } from '../src/report/html-data.js';
 import { heatPosition, heatStyle } from '../src/report/html-heat.js';
@@ -11,8 +8,11 @@ import { renderSummary } from '../src/report/summary.js';
 import { paretoFront, tradeoffPoints } from '../src/report/tradeoff.js';
 import { loadRun } from '../src/run-log/load-run.js';
 import { passingCases, writeSyntheticRun } from './helpers/synthetic-run.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-strategies-'));
+const tempDir = useTempDirs();
+
+const dir = tempDir('tg-strategies-');
 const G = ['parseable', 'correct-arguments'];
 
 async function run() {

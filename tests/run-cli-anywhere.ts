@@ -4,10 +4,16 @@ import { pathToFileURL } from 'node:url';
 import { BIN, type CliResult, finished, ROOT } from './cli-helpers.js';
 
 /**
- * `--import` for tsx by file URL: `--import tsx` resolves the package from the process's folder, so a CLI (or a server
- * command) started in a folder outside the checkout needs the loader's full address.
+ * `--import` for tsx by file URL: `--import tsx` resolves the package from the process's folder, so a process that
+ * loads the TypeScript sources in a folder outside the checkout needs the loader's full address.
  */
 export const TSX_IMPORT = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+
+/**
+ * The CLI from its TypeScript sources through tsx, runnable from any folder: only for the test that checks the bundle
+ * and the sources agree (tests/cli-bundle.test.ts); every other test runs the bundle (CLI_WORDS).
+ */
+export const SOURCE_CLI_WORDS = [process.execPath, '--import', TSX_IMPORT, join(ROOT, 'src/cli/main.ts')];
 
 /** The real CLI's command words (the bundle of the current sources, tests/cli-helpers.ts), runnable from any folder. */
 export const CLI_WORDS = [process.execPath, BIN];

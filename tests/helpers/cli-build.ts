@@ -48,7 +48,10 @@ function sourcesHash(root: string): string {
 }
 
 function bundleHash(root: string, outdir: string): string {
-  return hashFiles(root, filesUnder(root, relative(root, outdir), () => true));
+  return hashFiles(
+    root,
+    filesUnder(root, relative(root, outdir), () => true),
+  );
 }
 
 /** Rebuilds dist/cli with scripts/bundle-cli.mjs unless the stamp shows it was built from these very sources. */
