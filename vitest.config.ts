@@ -18,6 +18,6 @@ export default defineConfig({
     // Builds the CLI bundle the tests spawn from the current sources; gives the run its own TMPDIR, empty at the end.
     globalSetup: ['tests/setup/cli-bundle.ts', 'tests/setup/run-tmpdir.ts'],
     // Gives each test file its own TMPDIR and fails the file if it leaves anything there.
-    setupFiles: ['tests/setup/file-tmpdir.ts'],
+    setupFiles: ['tests/setup/file-cpu.ts', 'tests/setup/file-tmpdir.ts'],
   },
 });
