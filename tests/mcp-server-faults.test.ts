@@ -207,7 +207,8 @@ describe('server pool with a misbehaving stdio server (real CLI, real processes)
       marker,
       { FAULTY_IGNORE_SIGTERM: '1' },
       call('c1-whoami', 'whoami') + call('c2-huge', 'huge') + call('c3-whoami', 'whoami'),
-      10_000,
+      // a bound only: 10 MiB through a pipe took over 10 s on a machine busy with other runs
+      30_000,
     );
     const res = await runCli(['eval', '-c', run.config]);
     expect(res.code, res.stderr).toBe(0);
