@@ -48,7 +48,11 @@ describe('the guard against temporary folders and processes left behind', () => 
     // the process was killed and the run's temporary folder removed: only this test's files remain (and tsx's
     // compile cache, which the guard keeps in the temporary folder it was given)
     expect(() => process.kill(pid, 0)).toThrow();
-    expect(readdirSync(work).filter((n) => !n.startsWith('tsx-')).sort()).toEqual(['pid', 'vitest.json']);
+    expect(
+      readdirSync(work)
+        .filter((n) => !n.startsWith('tsx-'))
+        .sort(),
+    ).toEqual(['pid', 'vitest.json']);
 
     expect(byName.get('tidy.fixture.ts')?.status).toBe('passed');
   }, 60_000);
