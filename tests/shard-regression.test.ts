@@ -34,7 +34,7 @@ const REGRESSION = 'gate: REGRESSION correct-arguments in names-only × model';
 async function withBaseline(): Promise<{ dir: string; cfg: string }> {
   const dir = tempDir('tg-shard-regression-');
   const cfg = writeConfig(dir, 'sim:oracle');
-  // (the CLI runs in the checkout, where tsx resolves; every path is absolute)
+  // (the CLI runs in the checkout; every path is absolute)
   const base = await runCli(['eval', '-c', cfg, '-q']);
   expect(base.code).toBe(0);
   const promoted = await runCli(['baseline', 'update', runDirFrom(base.stderr), '-c', cfg]);
