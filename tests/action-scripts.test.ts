@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type CliResult, finished, ROOT } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 import { CLI_WORDS } from './run-cli-anywhere.js';
+
+const tempDir = useTempDirs();
 
 /**
  * The GitHub Action (action.yml, composite): its steps are the scripts in scripts/action/, run here as the runner runs
@@ -20,7 +22,7 @@ interface Job {
 }
 
 function job(config: string): Job {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-action-'));
+  const dir = tempDir('tg-action-');
   writeFileSync(join(dir, 'toolgauge.config.yaml'), config);
   const files = { output: join(dir, 'gh-output'), env: join(dir, 'gh-env'), summary: join(dir, 'gh-summary') };
   for (const f of Object.values(files)) writeFileSync(f, '');

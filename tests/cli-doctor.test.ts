@@ -1,9 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from './helpers/temp-dirs.js';
 import { runCliAnywhere } from './run-cli-anywhere.js';
 import { type ServedLlm, serveLlmProcess } from './serve-llm-process.js';
+
+const tempDir = useTempDirs();
 
 /** `toolgauge doctor` through the real CLI: what it finds, and the fix it prints under each problem. */
 let llm: ServedLlm;
@@ -23,7 +25,7 @@ cases:
 
 describe('toolgauge doctor', () => {
   it('reports a missing key, a server that fails to start and a missing baseline, with fixes; exit 1', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-'));
+    const dir = tempDir('tg-doctor-');
     writeFileSync(join(dir, 'broken.yaml'), BROKEN_SUITE);
     writeFileSync(
       join(dir, 'toolgauge.config.yaml'),
@@ -61,7 +63,7 @@ describe('toolgauge doctor', () => {
   }, 60_000);
 
   it('says when more cases are in flight than a local server takes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-size-'));
+    const dir = tempDir('tg-doctor-size-');
     writeFileSync(
       join(dir, 'c.yaml'),
       [
@@ -81,7 +83,7 @@ describe('toolgauge doctor', () => {
   }, 30_000);
 
   it('is ready when everything is, the baseline one of this configuration: exit 0', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-ok-'));
+    const dir = tempDir('tg-doctor-ok-');
     const config = 'suites: [economist]\nproviders: [sim:oracle]\ngate: { baseline: base/b.json }\n';
     writeFileSync(join(dir, 'c.yaml'), config);
     const run = await runCliAnywhere(['eval', '-c', 'c.yaml', '-q'], dir);
@@ -110,7 +112,7 @@ describe('toolgauge doctor', () => {
   }, 90_000);
 
   it('fails what eval would stop on: an expected call the server does not list, a baseline that is not one', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-truth-'));
+    const dir = tempDir('tg-doctor-truth-');
     writeFileSync(
       join(dir, 'eco.yaml'),
       [
@@ -139,7 +141,7 @@ describe('toolgauge doctor', () => {
   }, 60_000);
 
   it('a config that does not load is one problem with its fix', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-none-'));
+    const dir = tempDir('tg-doctor-none-');
     const res = await runCliAnywhere(['doctor', '-c', 'missing.yaml'], dir);
     expect(res.stdout).toMatch(/FAIL {2}config: missing\.yaml: config file not found.*\n +fix: .*toolgauge init/);
     expect(res.code).toBe(1);

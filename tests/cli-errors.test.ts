@@ -1,9 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, runCli } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 import { runCliAnywhere } from './run-cli-anywhere.js';
+
+const tempDir = useTempDirs();
 
 const BAD = join(FIXTURES, 'bad');
 const base = ['eval', '-c', join(BAD, 'base.config.yaml')];
@@ -71,8 +73,8 @@ describe('bad input → exit 2 with one located line', () => {
   });
 
   it('an unknown key at its own line and column, with the key meant; no --suite and no config; files nested too deep', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-errors-'));
-    try {
+    const dir = tempDir('tg-errors-');
+    {
       writeFileSync(join(dir, 'typo.yaml'), 'suites: [excel]\nproviders: [sim:oracle]\nrepeets: 2\n');
       writeFileSync(
         join(dir, 'other.yaml'),
@@ -126,8 +128,6 @@ describe('bad input → exit 2 with one located line', () => {
           deep,
         ),
       ]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 
@@ -153,7 +153,7 @@ describe('toolgauge schema', () => {
 });
 
 describe('suites checked against their tools, every problem listed', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-suite-check-'));
+  const dir = tempDir('tg-suite-check-');
   /** Writes a suite and a config running it with sim:oracle; returns the eval arguments. */
   const evalOf = (name: string, suite: string): string[] => {
     writeFileSync(join(dir, `${name}.yaml`), suite);

@@ -1,11 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT, runDirFrom } from './cli-helpers.js';
+import { type ServedMcp, serveMcpHttp } from './helpers/serve-mcp-http.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 import { CLI_WORDS, runCliAnywhere as runCli } from './run-cli-anywhere.js';
+
+const tempDir = useTempDirs();
 
 /**
  * `toolgauge init` through the real CLI against real MCP servers: the bundled excel server spawned over stdio and
@@ -17,19 +20,8 @@ const CLI = CLI_WORDS.map((w) => JSON.stringify(w)).join(' ');
 const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const MEMORY = join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 
-let httpServer: ChildProcess | undefined;
-const made: string[] = [];
-afterAll(() => {
-  httpServer?.kill('SIGTERM');
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A temporary folder this file removes when it is done. */
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
+let httpServer: ServedMcp | undefined;
+afterAll(() => httpServer?.stop());
 
 /** "N of M tool calls returned errors" in init's output, as numbers. */
 function toolErrors(text: string): { errors: number; calls: number } {
@@ -38,29 +30,14 @@ function toolErrors(text: string): { errors: number; calls: number } {
   return { errors: Number(m[1]), calls: Number(m[2]) };
 }
 
-function startHttpExcel(): Promise<string> {
-  httpServer = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve', 'mcp', 'excel', '--http', '0'],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  return new Promise<string>((resolve, reject) => {
-    let err = '';
-    httpServer?.stderr?.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = / on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err);
-      if (m?.[1]) resolve(m[1]);
-    });
-    httpServer?.once('exit', () => reject(new Error(`serve mcp exited: ${err}`)));
-  });
+async function startHttpExcel(): Promise<string> {
+  httpServer = await serveMcpHttp('excel');
+  return httpServer.url;
 }
 
 /** Runs init in a fresh folder; checks the files it writes and that eval of the result passes from elsewhere. */
 async function initAndEval(args: string[], name: string, tools: number) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-init-'));
+  const dir = tempDir('tg-init-');
   const res = await runCli(['init', ...args], dir);
   expect(res.stderr + res.stdout).toContain(`lists ${tools} tools`);
   expect(res.stderr).toContain('gate: passed');
@@ -86,7 +63,7 @@ async function initAndEval(args: string[], name: string, tools: number) {
   expect(workflow.jobs.toolgauge.steps.some((s) => s.uses === './node_modules/toolgauge')).toBe(true);
 
   // eval of the generated config from another folder: every path in it is relative to the config file
-  const elsewhere = mkdtempSync(join(tmpdir(), 'tg-init-run-'));
+  const elsewhere = tempDir('tg-init-run-');
   const again = await runCli(['eval', '-c', join(dir, 'toolgauge.config.yaml'), '-q'], elsewhere);
   expect(again.stderr).toContain('gate: passed');
   expect(again.code).toBe(0);
@@ -210,16 +187,13 @@ describe('toolgauge init', () => {
   }, 60_000);
 
   it('refuses to overwrite, and a server that fails to start, with exit 2 and one line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-init-bad-'));
+    const dir = tempDir('tg-init-bad-');
     const first = await runCli(['init', '--builtin', 'economist', '--no-eval'], dir);
     expect(first.code).toBe(0);
     const again = await runCli(['init', '--builtin', 'economist', '--no-eval'], dir);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already exist.*--force/);
-    const broken = await runCli(
-      ['init', '--server', 'node -e "process.exit(1)"'],
-      mkdtempSync(join(tmpdir(), 'tg-init-')),
-    );
+    const broken = await runCli(['init', '--server', 'node -e "process.exit(1)"'], tempDir('tg-init-'));
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/failed to start/);
     const none = await runCli(['init'], dir);

@@ -1,15 +1,17 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gradeCommand } from '../src/cli/grade-command.js';
 import { FIXTURES } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const args = { filepath: 'test.xlsx', sheet_name: 'Sheet1' };
 const tagged = `<tool_call>${JSON.stringify({ name: 'read_data_from_excel', arguments: args })}</tool_call>`;
 
 async function summaryOf(lines: object[]): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-shapes-'));
+  const dir = tempDir('tg-shapes-');
   const outputs = join(dir, 'outputs.jsonl');
   writeFileSync(outputs, lines.map((l) => JSON.stringify(l)).join('\n'));
   const out = join(dir, 'reports');

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter } from '../src/run-log/schema.js';
 import { FIXTURES, finished, readRecords, runDirFrom, startCli } from './cli-helpers.js';
 import { processesWith, waitFor } from './fixtures/mcp-support/processes.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const FAULTY = join(FIXTURES, 'mcp-faulty', 'server.mjs');
 
@@ -15,7 +17,7 @@ const FAULTY = join(FIXTURES, 'mcp-faulty', 'server.mjs');
  * the config and the file the server logs each call to.
  */
 function writeHangingRun(marker: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-mcp-sigint-'));
+  const dir = tempDir('tg-mcp-sigint-');
   const calls = join(dir, 'calls.log');
   const call = (id: string, tool: string) =>
     `  - id: ${id}\n    prompt: Use the ${tool} tool.\n    expect: { calls: [{ tool: ${tool}, args: {} }] }\n`;

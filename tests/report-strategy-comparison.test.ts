@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scriptJson } from '../src/report/html-data.js';
 import { heatPosition, heatStyle } from '../src/report/html-heat.js';
 import { tradeoffSvg } from '../src/report/html-tradeoff.js';
@@ -12,10 +9,12 @@ import { renderSummary } from '../src/report/summary.js';
 import { paretoFront, tradeoffPoints } from '../src/report/tradeoff.js';
 import { loadRun } from '../src/run-log/load-run.js';
 import { passingCases, writeSyntheticRun } from './helpers/synthetic-run.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-strategies-'));
+const tempDir = useTempDirs();
+
+const dir = tempDir('tg-strategies-');
 const G = ['parseable', 'correct-arguments'];
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function run() {
   const runDir = writeSyntheticRun(dir, `run-${Math.random().toString(36).slice(2)}`, [

@@ -1,15 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { serializeSnapshot, snapshotOf } from '../report/snapshot.js';
 import { loadRun } from '../run-log/load-run.js';
 import { applyGate } from './gate.js';
 import { judgeRun } from './judge.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-gate-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const tempDir = useTempDirs();
+
+const dir = tempDir('tg-gate-');
 const graders = ['parseable'];
 
 async function agg(id: string, cases: Parameters<typeof writeSyntheticRun>[2]) {

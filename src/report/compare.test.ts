@@ -1,15 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { passingCases, type SyntheticCase, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { loadRun } from '../run-log/load-run.js';
 import { compareSnapshots } from './compare.js';
 import { renderCompare } from './compare-md.js';
 import { type RunSnapshot, readSnapshot, serializeSnapshot, snapshotOf } from './snapshot.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-compare-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const tempDir = useTempDirs();
+
+const dir = tempDir('tg-compare-');
 const graders = ['parseable', 'correct-arguments'];
 
 async function snap(id: string, cases: SyntheticCase[], repeats = 1): Promise<RunSnapshot> {

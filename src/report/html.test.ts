@@ -1,17 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { loadRun } from '../run-log/load-run.js';
 import { caseRecords } from '../run-log/reader.js';
 import type { CaseRecord } from '../run-log/schema.js';
 import { writeReports } from './write-reports.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-html-'));
+const tempDir = useTempDirs();
+
+const dir = tempDir('tg-html-');
 let browser: BrowserContext;
 
 /**
@@ -26,7 +28,7 @@ const hasChromium = existsSync(CHROMIUM);
 beforeAll(async () => {
   if (!hasChromium) return;
   // A fresh --user-data-dir, as Playwright wants it: the persistent-context argument.
-  browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'tg-chromium-')), {
+  browser = await chromium.launchPersistentContext(tempDir('tg-chromium-'), {
     executablePath: CHROMIUM,
     args: [
       '--headless',
@@ -355,7 +357,7 @@ describe('report.html in headless Chromium', () => {
 describe('without Chromium', () => {
   /** Runs the browser test above in a child vitest, with TOOLGAUGE_CHROMIUM naming no file. */
   const runBrowserTestWithout = (env: Record<string, string>) => {
-    const out = join(mkdtempSync(join(tmpdir(), 'tg-nochromium-')), 'vitest.json');
+    const out = join(tempDir('tg-nochromium-'), 'vitest.json');
     const child = spawnSync(
       process.execPath,
       [

@@ -1,19 +1,21 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { applyGate } from '../gate/gate.js';
 import { loadRun } from '../run-log/load-run.js';
 import { caseRecords } from '../run-log/reader.js';
 import { renderJunit } from './junit.js';
 
+const tempDir = useTempDirs();
+
 const here = dirname(fileURLToPath(import.meta.url));
 const XSD = join(here, '..', '..', 'tests', 'helpers', 'junit', 'junit.xsd');
 const VALIDATOR = join(here, '..', '..', 'tests', 'helpers', 'junit', 'XsdValidate.java');
-const dir = mkdtempSync(join(tmpdir(), 'tg-junit-'));
+const dir = tempDir('tg-junit-');
 
 /** The JDK's XML Schema validator (javax.xml.validation), run as a single-file Java program: one verdict per file. */
 function validate(...xmlFiles: string[]): string[] {

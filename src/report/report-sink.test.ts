@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportData } from '../../tests/helpers/report-data.js';
 import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { applyGate } from '../gate/gate.js';
 import { loadRun } from '../run-log/load-run.js';
 import { caseRecords } from '../run-log/reader.js';
@@ -14,7 +14,9 @@ import { renderJunit } from './junit.js';
 import { ReportSink } from './report-sink.js';
 import { writeReports } from './write-reports.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-sink-'));
+const tempDir = useTempDirs();
+
+const dir = tempDir('tg-sink-');
 
 async function text(chunks: AsyncIterable<string>): Promise<string> {
   let out = '';

@@ -1,11 +1,13 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { SEED, variedHeader, variedRecords } from '../../tests/helpers/varied-records.js';
 import { readRunLog } from './reader.js';
 import type { CaseRecord, RunHeader, RunRecord } from './schema.js';
 import { RunLogWriter } from './writer.js';
+
+const tempDir = useTempDirs();
 
 /** The record as a log holds it: what JSON keeps of it (no undefined fields). */
 const asJson = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
@@ -29,7 +31,7 @@ const lines = (file: string) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('packed case records', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-packed-'));
+  const dir = tempDir('tg-packed-');
 
   it('read back exactly as written, key order included, for every kind of record', async () => {
     const header = variedHeader();
