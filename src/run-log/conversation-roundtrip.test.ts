@@ -105,7 +105,8 @@ function conversationRecord(i: number): CaseRecord {
       { server: 'economist', path: ['presets', 'mine'], found: false },
       ...(i % 4 === 0 ? [{ server: 'other', path: ['x'], found: false, error: 'publishes no state view' }] : []),
     ],
-    probes: i % 2 ? [{ server: 'economist', tool: 'get_parameter', args: { n: 'vat' }, result: '0.2', isError: false }] : [],
+    probes:
+      i % 2 ? [{ server: 'economist', tool: 'get_parameter', args: { n: 'vat' }, result: '0.2', isError: false }] : [],
   };
   const transcript: Transcript = { turns, finalText, stopReason: 'answered', state };
   // a transcript whose fields are in another order is written whole, never misread
