@@ -87,6 +87,7 @@ describe('scripted conversations through the CLI (in-process and stdio servers)'
         'suites: [inproc.yaml]',
         'renderers: [native-functions, full-details]',
         'providers: [sim:oracle, sim:detour, sim:stopper]',
+        'repeats: 2',
         'concurrency: 8',
         'seed: 1',
         'maxTurns: 6',
@@ -97,7 +98,10 @@ describe('scripted conversations through the CLI (in-process and stdio servers)'
     // the stdio server is a process per case (isolate): one renderer, so few processes
     const [res, stdio] = await Promise.all([
       runCliAnywhere(['eval', '-q'], dir),
-      runCliAnywhere(['eval', '-q', '--suite', 'stdio.yaml', '-r', 'full-details', '--out', 'stdio-runs'], dir),
+      runCliAnywhere(
+        ['eval', '-q', '--suite', 'stdio.yaml', '-r', 'full-details', '--repeat', '1', '--out', 'stdio-runs'],
+        dir,
+      ),
     ]);
     evalCode = res.code;
     evalErr = res.stderr + stdio.stderr;
@@ -116,8 +120,8 @@ describe('scripted conversations through the CLI (in-process and stdio servers)'
   it('runs every conversation to its end, each message after the answer to the one before', () => {
     expect(evalErr).not.toMatch(/error/i);
     expect([evalCode, stdioCode]).toEqual([0, 0]);
-    // (1 + 6) in-process cases × 2 renderers × 3 personas, and the stdio case × 3 personas
-    expect(records).toHaveLength(7 * 2 * 3 + 3);
+    // (1 + 6) in-process cases × 2 renderers × 3 personas × 2 repeats, and the stdio case × 3 personas
+    expect(records).toHaveLength(7 * 2 * 3 * 2 + 3);
     expect(records.filter((r) => r.error)).toEqual([]);
     for (const r of of('conv-inproc', 'tax-pair', 'sim:oracle')) {
       const turns = r.transcript.turns;
@@ -169,13 +173,35 @@ describe('scripted conversations through the CLI (in-process and stdio servers)'
 
   it('keeps each case to its own server state at concurrency 8 (fresh server per case)', () => {
     const wage = records.filter((r) => r.case.startsWith('wage-') && r.provider === 'sim:oracle');
-    expect(wage).toHaveLength(6 * 2);
+    expect(wage).toHaveLength(6 * 2 * 2);
     for (const r of wage) {
       expect(grade(r, 'continued-after-results').pass, `${r.key}: ${grade(r, 'continued-after-results').reason}`).toBe(
         true,
       );
       expect(grade(r, 'final-state').pass, `${r.key}: ${grade(r, 'final-state').reason}`).toBe(true);
     }
+  });
+
+  it('reports pass^k per conversation and the turn each failure happened at (summary.md, run.json, report.html)', () => {
+    const summary = readFileSync(join(runDir, 'summary.md'), 'utf8');
+    const section = summary.slice(summary.indexOf('## Conversations'));
+    // detour reaches every goal state (pass^2 100%) while its call list fails at the second message
+    expect(section).toMatch(/\| native-functions \| sim:detour \(simulated\) \| 7 \| 100% \| 86% \| turn 2: 2 \|/);
+    expect(section).toMatch(/\| full-details \| sim:oracle \(simulated\) \| 7 \| 100% \| 100% \| – \|/);
+    expect(section).toContain(
+      '`conv-inproc/tax-pair` in native-functions × sim:detour: passed 0/2, pass^2 0% (goal state: 2/2, pass^2 100%); failed at turn 2 (×2)',
+    );
+    const run = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as {
+      conversations: { case: string; renderer: string; provider: string; passHatK: number; failedAt: object }[];
+    };
+    const stopper = run.conversations.find(
+      (c) => c.case === 'conv-inproc/tax-pair' && c.provider === 'sim:stopper' && c.renderer === 'full-details',
+    );
+    expect(stopper).toMatchObject({ trials: 2, passes: 0, passHatK: 0, state: { trials: 2, passes: 0 } });
+    expect(stopper?.failedAt).toEqual({ 'turn 1': 2 });
+    const html = readFileSync(join(runDir, 'report.html'), 'utf8');
+    expect(html).toContain('<a href="#conversations">Conversations</a>');
+    expect(html).toMatch(/<td>conv-inproc\/tax-pair<\/td><td>native-functions<\/td>/);
   });
 
   it('shows each user message and the state read in the report case view', () => {
