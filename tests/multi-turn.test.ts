@@ -1,6 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Grade } from '../src/contracts/grade.js';
 import type { CaseRecord } from '../src/run-log/schema.js';
@@ -204,7 +206,42 @@ describe('scripted conversations through the CLI (in-process and stdio servers)'
     expect(html).toMatch(/<td>conv-inproc\/tax-pair<\/td><td>native-functions<\/td>/);
   });
 
-  it('shows each user message and the state read in the report case view', () => {
+  it('shows each user message and the state read in the report case view (headless Chromium)', async (ctx) => {
+    const binary = process.env.TOOLGAUGE_CHROMIUM || '/usr/bin/chromium';
+    if (!existsSync(binary)) {
+      if (process.env.TOOLGAUGE_REQUIRE_BROWSER === '1') throw new Error(`no Chromium at ${binary}`);
+      ctx.skip(`no Chromium at ${binary} (install it: apt-get install chromium, or set TOOLGAUGE_CHROMIUM)`);
+    }
+    const profile = mkdtempSync(join(tmpdir(), 'tg-multi-turn-chromium-'));
+    const browser = await chromium.launchPersistentContext(profile, {
+      executablePath: binary,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(pathToFileURL(join(runDir, 'report.html')).href);
+      await page.waitForSelector('body[data-ready="1"]');
+      await page.locator('#f-q').fill('conv-inproc/tax-pair|native-functions|sim:detour|0');
+      const item = page.locator('li.case', { hasText: 'conv-inproc/tax-pair|native-functions|sim:detour|0' });
+      await item.locator('button.open').click();
+      await item.locator('h4.userturn').nth(1).waitFor();
+      const text = await item.innerText();
+      expect(text).toContain('User message 1');
+      expect(text).toContain('User message 2');
+      expect(text).toContain('Good. Now set the VAT rate to 0.2 and the corporate tax rate to 0.2, one after the other.');
+      expect(text).toContain('answering user message 2');
+      expect(text).toContain('State after the conversation');
+      expect(text).toContain('FAIL correct-arguments: turn 2:');
+      expect(errors).toEqual([]);
+    } finally {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('holds each user message and the state read in the report case data', () => {
     const data = reportData(readFileSync(join(runDir, 'report.html'), 'utf8'));
     const details = [...data.failing, ...data.passing].flatMap((chunk) =>
       chunk.c.map(([, d]) => ({ d: d as { tu: { ut?: number }[]; st?: number | string }, s: chunk.s })),

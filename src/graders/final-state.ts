@@ -21,7 +21,7 @@ export const finalState: Grader = {
   grade(input: GradeInput): Grade | null {
     const facts = input.case.expect.state;
     // not observed (recorded replies graded offline, a record made before state was read): nothing to judge
-    if (!facts || !input.transcript.state) return null;
+    if (!facts?.length || !input.transcript.state) return null;
     const outcomes = facts.map((f) => judgeFact(f, input.transcript.state as ObservedState));
     const failed = outcomes.filter((o) => !o.held);
     const held = outcomes.length - failed.length;
