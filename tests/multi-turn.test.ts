@@ -230,7 +230,9 @@ describe('scripted conversations through the CLI (in-process and stdio servers)'
       const text = await item.innerText();
       expect(text).toContain('User message 1');
       expect(text).toContain('User message 2');
-      expect(text).toContain('Good. Now set the VAT rate to 0.2 and the corporate tax rate to 0.2, one after the other.');
+      expect(text).toContain(
+        'Good. Now set the VAT rate to 0.2 and the corporate tax rate to 0.2, one after the other.',
+      );
       expect(text).toContain('answering user message 2');
       expect(text).toContain('State after the conversation');
       expect(text).toContain('FAIL correct-arguments: turn 2:');

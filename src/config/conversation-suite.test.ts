@@ -110,7 +110,9 @@ describe('the suite format: turns and expect.state', () => {
       expect.stringMatching(
         /^cases\.0\.turns\.0\.expect\.alternatives\.0\.0\.args\.params: 'params' is not a parameter of batch_set_parameters/,
       ),
-      expect.stringMatching(/^cases\.0\.expect\.state\.0\.server: no server named 'econ' in this suite.*its servers: economist/),
+      expect.stringMatching(
+        /^cases\.0\.expect\.state\.0\.server: no server named 'econ' in this suite.*its servers: economist/,
+      ),
       expect.stringMatching(/^cases\.0\.expect\.state\.1\.probe\.tool: server 'economist' has no tool 'get_param'/),
     ]);
   });
