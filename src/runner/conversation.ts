@@ -8,7 +8,7 @@ import { answerMessage, type LoopParts, runAgentLoop } from './agent-loop.js';
 /**
  * Runs a case's conversation. A one-message case is the agent loop as it always was. A scripted conversation (a case
  * with `turns`) sends its user messages in order, each after the agent answered the previous one: the history so far,
- * the agent's answer, then the next message, in one request. Each message gets its own turn budget (its `maxTurns`,
+ * the agent's answer (unless it was empty), then the next message, in one request. Each message gets its own turn budget (its `maxTurns`,
  * else the case's, else the run's), bounded by what is left of the case's `maxTotalTurns`. The conversation ends
  * early when a message is not answered (its budget ran out with a call pending): the later messages are not sent, and
  * their expectations fail as never reached.
@@ -22,8 +22,13 @@ export async function runConversation(parts: LoopParts, testCase: SuiteCase): Pr
   let finalText = '';
   let stopReason: Transcript['stopReason'] = 'answered';
   for (const [u, message] of userMessagesOf(testCase).entries()) {
+    // the answer, then the next message (an empty answer is no message: APIs refuse empty content)
     if (u > 0)
-      messages = [...messages, { role: 'assistant', content: finalText }, { role: 'user', content: message.prompt }];
+      messages = [
+        ...messages,
+        ...(finalText !== '' ? [{ role: 'assistant' as const, content: finalText }] : []),
+        { role: 'user', content: message.prompt },
+      ];
     const budget = Math.min(message.maxTurns ?? limits.maxTurns, total - turns.length);
     if (budget <= 0) {
       stopReason = 'max-turns';
