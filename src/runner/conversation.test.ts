@@ -99,6 +99,26 @@ describe('runConversation', () => {
     expect(seen[2]?.oracle?.answerMentions).toEqual(['second']);
   });
 
+  it('sends no empty assistant message after an empty answer (APIs refuse empty content)', async () => {
+    const seen: ModelRequest[] = [];
+    const silent: Provider = {
+      id: 'fake',
+      kind: 'sim',
+      simulated: true,
+      async generate(request) {
+        seen.push(request);
+        return reply('');
+      },
+    };
+    const t = await run(silent, conversation());
+    expect(t.turns.map((x) => x.userTurn)).toEqual([0, 1, 2]);
+    expect(seen[2]?.messages).toEqual([
+      { role: 'user', content: 'one' },
+      { role: 'user', content: 'two' },
+      { role: 'user', content: 'three' },
+    ]);
+  });
+
   it('bounds each message by its own budget and the whole case by maxTotalTurns; an unanswered message ends it', async () => {
     // five calls fit the run's budget of six model turns for the second message
     expect((await run(pinger([1, 5, 0]).provider, conversation(), 6)).stopReason).toBe('answered');
