@@ -3,8 +3,9 @@ import { INLINE_SERVER, type PoolOptions, ServerPool } from '../catalog/server-p
 import { filterTools } from '../catalog/tool-filter.js';
 import type { Expect, ExpectedCall, SuiteCase } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
+import { printable } from '../util/printable.js';
 import { checkParameters } from './check-parameters.js';
-import { checkFact } from './check-state-facts.js';
+import { checkFact, sharedStateServers } from './check-state-facts.js';
 import type { LoadedSuite, SuiteHead } from './load-suite.js';
 import { loadYamlFile, problemsError, type SemanticIssue } from './load-yaml.js';
 import { listNames, suggestion } from './name-suggestion.js';
@@ -172,6 +173,12 @@ async function listServerTools(
 export async function checkListedExpectations(suites: readonly LoadedSuite[], bounds: ListingBounds): Promise<void> {
   const withServers = suites.filter((s) => !toolsKnownAtLoad(s.suite));
   if (withServers.length === 0) return;
+  for (const loaded of withServers) {
+    for (const server of sharedStateServers(loaded.suite, loaded.cases))
+      bounds.pool?.notify?.(
+        `toolgauge: suite '${printable(loaded.suite.name)}' judges state (expect.state) on '${printable(server)}', a stdio server every case shares: one case's writes are the next one's start; set \`isolate: true\` on it (docs/multi-turn.md)`,
+      );
+  }
   const pool = new ServerPool(bounds.pool);
   try {
     for (const loaded of withServers) {

@@ -1,6 +1,7 @@
-import type { StateFact } from '../contracts/suite.js';
+import type { StateFact, SuiteCase } from '../contracts/suite.js';
 import type { SuiteTools } from './check-expectations.js';
 import { checkParameters } from './check-parameters.js';
+import type { SuiteHead } from './load-suite.js';
 import type { SemanticIssue } from './load-yaml.js';
 import { listNames, suggestion } from './name-suggestion.js';
 
@@ -50,4 +51,27 @@ export function checkFact(
     ];
   const mentioned = Object.keys(fact.probe.args ?? {}).map((name) => ({ name, path: ['probe', 'args', name] }));
   return checkParameters(fact.probe.tool, tool, mentioned, at);
+}
+
+/**
+ * The servers of a suite whose state its facts judge but which every case shares: a stdio server without `isolate`
+ * (started once per run), so one case's writes are the next case's starting state, and at concurrency > 1 a fact may
+ * read another case's writes. Bundled servers are fresh per case, and an HTTP server gets a session per case.
+ */
+export function sharedStateServers(suite: SuiteHead, cases: Iterable<SuiteCase>): string[] {
+  const servers = Object.entries(suite.servers ?? {});
+  const shared = new Set(
+    servers.filter(([, spec]) => 'command' in spec && spec.isolate !== true).map(([name]) => name),
+  );
+  if (shared.size === 0) return [];
+  const only = servers.length === 1 ? servers[0]?.[0] : undefined;
+  const judged = new Set<string>();
+  for (const c of cases) {
+    for (const fact of c.expect.state ?? []) {
+      const server = (fact.probe ? fact.probe.server : fact.server) ?? only;
+      if (server !== undefined && shared.has(server)) judged.add(server);
+    }
+    if (judged.size === shared.size) break;
+  }
+  return [...judged];
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ToolDef } from '../contracts/tool.js';
 import { checkExpectations } from './check-expectations.js';
+import { sharedStateServers } from './check-state-facts.js';
 import { loadSuite, wholeSuite } from './load-suite.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-conv-suite-'));
@@ -115,5 +116,30 @@ describe('the suite format: turns and expect.state', () => {
       ),
       expect.stringMatching(/^cases\.0\.expect\.state\.1\.probe\.tool: server 'economist' has no tool 'get_param'/),
     ]);
+  });
+});
+
+describe('state on a server every case shares', () => {
+  it('names the stdio servers without isolate whose state a suite judges (bundled and isolated ones are fresh)', () => {
+    const suite = (isolate: string) =>
+      load(
+        `shared${isolate ? '-isolated' : ''}`,
+        `name: shared
+servers:
+  files: { command: [node, x.js]${isolate} }
+  economist: { builtin: economist }
+cases:
+  - id: a
+    prompt: One.
+    expect:
+      state:
+        - { probe: { tool: read, server: files }, subset: x }
+        - { server: economist, path: [parameters], subset: {} }
+`,
+      )();
+    const shared = suite('');
+    expect(sharedStateServers(shared.suite, shared.cases)).toEqual(['files']);
+    const isolated = suite(', isolate: true');
+    expect(sharedStateServers(isolated.suite, isolated.cases)).toEqual([]);
   });
 });
