@@ -10,7 +10,7 @@ describe('simFactory', () => {
       const p = simFactory.create(name, {}, { env: {} });
       expect(p).toMatchObject({ id: `sim:${name}`, kind: 'sim', simulated: true });
     }
-    expect(Object.keys(personas)).toHaveLength(5);
+    expect(Object.keys(personas)).toHaveLength(6);
   });
 
   it('rejects an unknown persona with UNKNOWN_PROVIDER, listing the valid ones', () => {
