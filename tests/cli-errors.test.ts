@@ -38,7 +38,7 @@ describe('bad input → exit 2 with one located line', () => {
   it('a case with no prompt names the file, the line and the YAML path', async () => {
     await expectOneLineError(
       [...base, '-s', join(BAD, 'no-prompt.yaml')],
-      /no-prompt\.yaml:8:5: cases\[1\]\.prompt: missing required key/,
+      /no-prompt\.yaml:8:5: cases\[1\]\.prompt: a case needs `prompt` \(or `turns`\)/,
     );
   });
 

@@ -17,8 +17,10 @@ export interface RequestView {
   afterResults: boolean;
   /** Results of the latest batch (empty before any call). */
   latest: FedResult[];
-  /** Every result fed back so far. */
+  /** Every result fed back since the latest user message (all of them, in a one-message case). */
   results: FedResult[];
+  /** Every result fed back in the whole conversation. */
+  allResults: FedResult[];
   /** The name to call `tool` by, or null when the request does not reveal the tool. */
   callName(tool: string): string | null;
   /** Whether the request reveals the parameter name `param` of `tool`. */
@@ -87,6 +89,7 @@ class LazyRequestView implements RequestView {
   private fencesMemo: boolean | undefined;
   private latestMemo: FedResult[] | undefined;
   private resultsMemo: FedResult[] | undefined;
+  private allResultsMemo: FedResult[] | undefined;
 
   constructor(readonly request: ModelRequest) {
     this.protocol = request.protocol;
@@ -110,8 +113,13 @@ class LazyRequestView implements RequestView {
   }
 
   get results(): FedResult[] {
-    this.resultsMemo ??= allResults(this.request.messages);
+    this.resultsMemo ??= allResults(this.request.messages, true);
     return this.resultsMemo;
+  }
+
+  get allResults(): FedResult[] {
+    this.allResultsMemo ??= allResults(this.request.messages);
+    return this.allResultsMemo;
   }
 
   callName(tool: string): string | null {

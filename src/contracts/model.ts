@@ -37,6 +37,8 @@ export interface Oracle {
   answerMentions: string[];
   /** The case's `expect.order`: `sequence` = one call per turn in this order; absent = `parallel`. */
   order?: 'parallel' | 'sequence';
+  /** Other valid paths to the same result (`expect.alternatives`), each a list of calls: what `sim:detour` takes. */
+  alternatives?: ExpectedCall[][];
 }
 
 export interface CacheHints {

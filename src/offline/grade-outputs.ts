@@ -6,6 +6,7 @@ import type { Grade, Grader } from '../contracts/grade.js';
 import type { Protocol } from '../contracts/model.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import { ToolgaugeError } from '../errors.js';
+import { gradeCase } from '../graders/grade-case.js';
 import { RunAggregate } from '../run-log/aggregate.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RunLogWriter } from '../run-log/writer.js';
@@ -193,11 +194,7 @@ function gradeLine(
   const protocol = protocolOf(line.turns, input.textProtocol, input.protocol);
   const transcript = recordedTranscript(line.turns, protocol, `${suiteName}/${c.id}`, input.renderer, tools.context);
   const gradeInput = { case: c, transcript, protocol, tools: tools.list };
-  const grades: Grade[] = [];
-  for (const g of input.graders) {
-    const grade = g.grade(gradeInput);
-    if (grade) grades.push(grade);
-  }
+  const grades: Grade[] = gradeCase(input.graders, gradeInput);
   return {
     type: 'case',
     key: `${suiteName}/${c.id}|${input.renderer}|${provider}|${repeat}`,

@@ -5,10 +5,10 @@ import type { Config, RendererEntry } from '../config/config-schema.js';
 import { resolveSuitePath } from '../config/load-config.js';
 import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
 import { casesById, firstCase } from '../config/suite-cases.js';
-import type { Grade } from '../contracts/grade.js';
 import type { Catalog, ToolDef } from '../contracts/tool.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { ToolgaugeError } from '../errors.js';
+import { gradeCase } from '../graders/grade-case.js';
 import { parseResponse } from '../parse/index.js';
 import { parseTools } from '../parse/parse-tools.js';
 import { resolveGraders, resolveStrategies } from '../plugins/index.js';
@@ -156,7 +156,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
           reread++;
       }
       const input = { case: c, transcript, protocol: record.protocol, tools };
-      const grades = graders.map((g) => g.grade(input)).filter((g): g is Grade => g !== null);
+      const grades = gradeCase(graders, input);
       if (canonicalJson(grades) !== canonicalJson(record.grades)) changed++;
       const next: CaseRecord = { ...record, transcript, grades };
       writer.write(next);

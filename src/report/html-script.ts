@@ -134,7 +134,12 @@ function renderDetail(c, d) {
     h('h4', {}, 'Final answer'), pre('final', S(d, x.fin)),
   );
   x.tu.forEach((t, i) => {
-    const turn = h('div', { class: 'turn' }, h('h4', {}, 'Turn ' + (i + 1) + ' · protocol ' + t.pr));
+    // a conversation: each user message heads the model turns that answer it
+    if (t.ut !== undefined && (i === 0 || x.tu[i - 1].ut !== t.ut)) {
+      const said = t.msgs ? t.msgs.filter(([r]) => S(d, r) === 'user').pop() : undefined;
+      box.append(h('h4', { class: 'userturn' }, 'User message ' + (t.ut + 1)), pre('said', said ? S(d, said[1]) : ''));
+    }
+    const turn = h('div', { class: 'turn' }, h('h4', {}, 'Turn ' + (i + 1) + (t.ut !== undefined ? ' · answering user message ' + (t.ut + 1) : '') + ' · protocol ' + t.pr));
     if (t.rec) turn.append(h('p', { class: 'muted' }, 'Recorded reply, graded offline: the prompt it answered was not recorded.'));
     else {
       if (t.sys !== undefined) turn.append(h('h5', {}, 'Rendered system prompt'), pre('prompt', S(d, t.sys)));
@@ -149,6 +154,7 @@ function renderDetail(c, d) {
     if (t.ex) turn.append(h('h5', {}, 'Tool results fed back'), pre('executed', t.ex.map((e) => S(d, e)).join('\n\n')));
     box.append(turn);
   });
+  if (x.st !== undefined) box.append(h('h4', {}, 'State after the conversation (what expect.state read)'), pre('state', S(d, x.st)));
   return box;
 }
 

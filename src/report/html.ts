@@ -3,6 +3,7 @@ import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CaseRecord } from '../run-log/schema.js';
 import type { CompareResult } from './compare.js';
 import { fmtP, pct, signedPts } from './format.js';
+import { conversationsSection } from './html-conversations.js';
 import {
   type CaseDataCounts,
   type ErrorTable,
@@ -35,7 +36,7 @@ nav a{margin-right:1rem}
 table{border-collapse:collapse;margin:.5rem 0 1rem}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:right;vertical-align:top}
 th:first-child,td:first-child{text-align:left}.muted{color:#666}.sim{color:#666;font-size:.85em}
 .heat a{color:inherit;text-decoration:none;display:block}.heat a:hover,.heat a:focus{outline:2px solid #036}
-.heat small{display:block;color:#333}.meter{display:block;height:4px;background:#fff;border:1px solid #555;margin-top:2px}.meter i{display:block;height:100%;background:#222}
+.heat small,.conv-cases small{display:block;color:#333}.meter{display:block;height:4px;background:#fff;border:1px solid #555;margin-top:2px}.meter i{display:block;height:100%;background:#222}
 .legend span{display:inline-block;padding:0 .4rem;margin-right:2px;border:1px solid #999}
 pre{background:#f6f6f6;padding:.5rem;white-space:pre-wrap;word-break:break-word;max-height:30rem;overflow:auto;margin:.2rem 0}
 li.case{border:1px solid #ddd;margin:.3rem 0;padding:.2rem .5rem;list-style-position:inside}
@@ -192,12 +193,13 @@ export function htmlHead(agg: RunAggregate, parts: HtmlParts, opts: HtmlOptions 
     opts.gateLines?.length ? `<pre class="gate">${e(opts.gateLines.join('\n'))}</pre>` : '',
     regressionsHtml(opts.comparison),
     gateHtml(agg, opts.comparison),
-    '<nav><a href="#strategies">Which strategy?</a><a href="#matrix">Matrix</a><a href="#tokens">Tokens</a><a href="#errors">Errors</a><a href="#cases">Cases</a></nav>',
+    `<nav><a href="#strategies">Which strategy?</a><a href="#matrix">Matrix</a>${agg.conversations.size ? '<a href="#conversations">Conversations</a>' : ''}<a href="#tokens">Tokens</a><a href="#errors">Errors</a><a href="#cases">Cases</a></nav>`,
     strategiesSection(compareStrategies(agg), agg.graderNames, renderers),
     '<section id="matrix"><h2>Matrix: pass rate per grader (renderer × provider)</h2>',
     `<p class="muted">Each cell: pass rate, passes/graded, Wilson 95% interval, failures; the bar under it is the rate. Click a cell to list exactly its cases. Colour scale (spaced by failure rate, so 91% and 100% differ): ${heatLegend()}</p>`,
     ...agg.graderNames.map((g) => matrixSection(agg, g, renderers, providers)),
     '</section>',
+    ...(agg.conversations.size ? [conversationsSection(agg)] : []),
     tokensSection(agg, renderers, providers),
     errorsSection(parts.errors, providers),
     casesSection(parts.counts),

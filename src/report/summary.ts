@@ -2,6 +2,7 @@ import type { CellStats, RunAggregate } from '../run-log/aggregate.js';
 import type { CompareResult } from './compare.js';
 import { fmtP, pct, rateText, signedPts } from './format.js';
 import { mdCode, mdText } from './markdown-text.js';
+import { conversationsMarkdown } from './summary-conversations.js';
 import { comparisonNotes, flakyMarkdown } from './summary-gate.js';
 import { strategiesMarkdown } from './summary-strategies.js';
 import { wilson } from './wilson.js';
@@ -50,6 +51,7 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
     }
   }
   lines.push(...strategiesMarkdown(agg));
+  lines.push(...conversationsMarkdown(agg));
   lines.push(...callShapesSection(agg));
   lines.push(...flakyMarkdown(agg));
   if (agg.failures.length) {

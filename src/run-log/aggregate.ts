@@ -1,6 +1,7 @@
 import type { ParsedCall } from '../contracts/parse.js';
 import type { CatalogDrift } from '../contracts/tool.js';
 import { passHatK } from '../report/stats.js';
+import { ConversationTally } from './conversation-tally.js';
 import type { CaseRecord, RunHeader } from './schema.js';
 
 export interface GraderTally {
@@ -165,6 +166,8 @@ export class RunAggregate {
   readonly errors: FailureNote[] = [];
   /** Suites whose schema cache differed from the live server (the last drift seen per suite). */
   readonly drift = new Map<string, CatalogDrift>();
+  /** The scripted conversations' trials, passes and failure turns per case and cell (docs/multi-turn.md). */
+  readonly conversations = new ConversationTally();
   total = 0;
   totalErrors = 0;
   /**
@@ -287,6 +290,7 @@ export class RunAggregate {
       this.seen++;
     }
     cc.trials.inc(i);
+    this.conversations.add(record);
     this.total++;
     c.cases++;
     c.durationMs += record.durationMs;

@@ -201,7 +201,13 @@ export class BlobEncoder {
         f === finalTextOf(turns) &&
           (runnerOrder ? present(transcript.turns) : follows(transcript, 'finalText', 'turns')),
       );
-    if (runnerOrder) return { turns: encoded, finalText: omit ? undefined : f, stopReason: transcript.stopReason };
+    if (runnerOrder)
+      return {
+        turns: encoded,
+        finalText: omit ? undefined : f,
+        stopReason: transcript.stopReason,
+        state: transcript.state,
+      };
     const out: Record<string, unknown> = { ...transcript, turns: encoded };
     if (omit) out.finalText = undefined;
     return out;
@@ -414,7 +420,7 @@ function follows(v: Record<string, unknown>, key: string, before: string): boole
   return false;
 }
 
-/** A case record's fields in the order the runner writes them (run-case.ts), and a transcript's (agent-loop.ts). */
+/** A case record's fields in the order the runner writes them (run-case.ts), and a transcript's (conversation.ts, run-case.ts). */
 const RECORD_FIELDS = [
   'type',
   'key',
@@ -435,7 +441,7 @@ const RECORD_FIELDS = [
   'usage',
   'error',
 ];
-const TRANSCRIPT_FIELDS = ['turns', 'finalText', 'stopReason'];
+const TRANSCRIPT_FIELDS = ['turns', 'finalText', 'stopReason', 'state'];
 
 /** Whether every field of `v` is one of `fields`, in that order (some may be absent). */
 function inOrder(v: Record<string, unknown>, fields: readonly string[]): boolean {

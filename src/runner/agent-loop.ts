@@ -41,7 +41,47 @@ export async function runAgentLoop(
   offered: readonly ToolDef[] = session.catalog.tools,
 ): Promise<Transcript> {
   const turns: Turn[] = [];
-  const messages: Message[] = [...first.messages];
+  const end = await answerMessage({ first, provider, session, limits, abort, offered }, turns, {
+    messages: [...first.messages],
+    maxTurns: limits.maxTurns,
+  });
+  return { turns, finalText: end.finalText, stopReason: end.stopReason };
+}
+
+/** What every user message of a case is answered with. */
+export interface LoopParts {
+  /** The case's first request: the system prompt, tools, protocol and meta every later request keeps. */
+  first: ModelRequest;
+  provider: Provider;
+  session: CaseSession;
+  limits: LoopLimits;
+  abort: CaseAbort;
+  offered: readonly ToolDef[];
+}
+
+/** One user message to answer: the messages up to it (it last), its turn budget, and, in a conversation, its index. */
+export interface MessageToAnswer {
+  messages: Message[];
+  maxTurns: number;
+  userTurn?: number;
+  /** The persona's expectations for this message (a conversation's later messages); default: the first request's. */
+  oracle?: ModelRequest['oracle'];
+}
+
+/** How the answer to one user message ended, and the messages as last sent (without the final reply). */
+export interface MessageEnd {
+  stopReason: Transcript['stopReason'];
+  finalText: string;
+  messages: Message[];
+}
+
+/**
+ * The agent loop for one user message, appending its model turns to `turns` (the whole conversation's, which an error
+ * carries out in its transcript).
+ */
+export async function answerMessage(parts: LoopParts, turns: Turn[], todo: MessageToAnswer): Promise<MessageEnd> {
+  const { first, provider, session, limits, abort, offered } = parts;
+  let messages = todo.messages;
   const { oracle: _oracle, ...visible } = first;
   const context: ParseContext = { tools: parseTools(offered, first.tools) };
   const transcript = (stopReason: Transcript['stopReason'], finalText: string): Transcript => ({
@@ -49,10 +89,12 @@ export async function runAgentLoop(
     finalText,
     stopReason,
   });
-  for (let index = 0; index < limits.maxTurns; index++) {
+  const base = todo.oracle ? { ...first, oracle: todo.oracle } : first;
+  for (let n = 0; n < todo.maxTurns; n++) {
+    const index = turns.length;
     if (abort.isAborted)
       throw new LoopError(new ToolgaugeError('ABORTED', 'run interrupted'), transcript('aborted', ''));
-    const request: ModelRequest = { ...first, messages: [...messages], meta: { ...first.meta, turn: index } };
+    const request: ModelRequest = { ...base, messages: [...messages], meta: { ...first.meta, turn: index } };
     let response: Awaited<ReturnType<Provider['generate']>>;
     try {
       response = await withTimeout(
@@ -70,13 +112,14 @@ export async function runAgentLoop(
     const accepted = acceptedCalls(parse, first.protocol);
     const turn: Turn = {
       index,
+      ...(todo.userTurn !== undefined ? { userTurn: todo.userTurn } : {}),
       request: { ...visible, messages: request.messages, meta: request.meta },
       response,
       parse,
       executed: [],
     };
     turns.push(turn);
-    if (accepted.length === 0) return transcript('answered', response.text);
+    if (accepted.length === 0) return { stopReason: 'answered', finalText: response.text, messages };
     try {
       turn.executed = await executeCalls(
         first,
@@ -91,9 +134,9 @@ export async function runAgentLoop(
     } catch (e) {
       throw new LoopError(e, transcript('error', response.text));
     }
-    messages.push(...feedbackMessages(first.protocol, response.text, response.toolCalls, turn.executed));
+    messages = [...messages, ...feedbackMessages(first.protocol, response.text, response.toolCalls, turn.executed)];
   }
-  return transcript('max-turns', turns.at(-1)?.response.text ?? '');
+  return { stopReason: 'max-turns', finalText: turns.at(-1)?.response.text ?? '', messages };
 }
 
 async function executeCalls(

@@ -2,9 +2,12 @@ import type { ServerPool } from '../catalog/server-pool.js';
 import type { Grade, Grader } from '../contracts/grade.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { errorMessage, isToolgaugeError } from '../errors.js';
+import { gradeCase } from '../graders/grade-case.js';
 import { renderCase } from '../render/render-case.js';
 import type { CaseRecord } from '../run-log/schema.js';
-import { CaseAbort, LoopError, runAgentLoop } from './agent-loop.js';
+import { CaseAbort, LoopError } from './agent-loop.js';
+import { runConversation } from './conversation.js';
+import { observeState } from './observe-state.js';
 import type { PlanItem } from './plan.js';
 import { RunContext } from './run-context.js';
 
@@ -61,9 +64,14 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
     promptTokens = context.prompts.count(rendered);
     const limits = { maxTurns: c.maxTurns ?? settings.maxTurns, turnMs: settings.turnMs, toolMs: settings.toolMs };
     // routed and parsed against the tools the grade judges by (filtered, or the schema cache)
-    transcript = await runAgentLoop(request, provider.provider, session, limits, abort, catalog.tools);
-    const input = { case: c, transcript, protocol, tools: catalog.tools };
-    grades = settings.graders.map((g) => g.grade(input)).filter((g): g is Grade => g !== null);
+    const parts = { first: request, provider: provider.provider, session, limits, abort, offered: catalog.tools };
+    transcript = await runConversation(parts, c);
+    if (c.expect.state) {
+      const servers = Object.keys(suite.suite.servers ?? {});
+      const access = { servers, session, timeoutMs: settings.toolMs, cancel: abort };
+      transcript = { ...transcript, state: await observeState(c.expect.state, access) };
+    }
+    grades = gradeCase(settings.graders, { case: c, transcript, protocol, tools: catalog.tools });
   } catch (e) {
     const cause = e instanceof LoopError ? e.cause : e;
     if (e instanceof LoopError) transcript = e.transcript;
