@@ -85,12 +85,16 @@ function collectGarbage(): void {
   (runInNewContext('gc') as () => void)();
 }
 
+interface Job {
+  count: number;
+  /** How many of the lines are distinct (the recorded replies repeat in cycles). */
+  distinct: number;
+  outputs: string;
+  suite: ReturnType<typeof loadSuite>;
+}
+
 /** One pass of `gradeOutputs` over every job, each into its own run directory under `dir`. */
-async function gradeAll(
-  jobs: { outputs: string; suite: ReturnType<typeof loadSuite> }[],
-  dir: string,
-  tag: string,
-): Promise<RunAggregate[]> {
+async function gradeAll(jobs: Job[], dir: string, tag: string): Promise<RunAggregate[]> {
   const aggregates: RunAggregate[] = [];
   for (const [i, job] of jobs.entries()) {
     const { aggregate } = await gradeOutputs({
@@ -116,16 +120,8 @@ async function gradeAll(
   return aggregates;
 }
 
-/**
- * Issue 6: offline grading throughput. The 2,356 recorded BFCL replies are repeated to 20,000 lines and graded
- * with every built-in grader against the imported suites, exactly as `toolgauge grade` does. Timed (`value`): one
- * cold pass of `gradeOutputs` per suite: reading the outputs file twice (validation pass, grading pass), parsing each
- * reply, every grader, the aggregate, and run.jsonl written and fsynced. Not timed: process start, module loading,
- * loading the suites, writing the outputs files. The report phase (every report written from run.jsonl) is timed
- * separately (`reportMs`). Results are not cached across lines: a repeated line is graded again in full.
- * Target ≥ 50,000 cases/s.
- */
-export async function benchOfflineGrading(): Promise<OfflineGradingResult> {
+/** The recorded BFCL replies repeated to {@link TOTAL} lines, one outputs file per category in `dir`, with its suite. */
+function prepareJobs(dir: string): Job[] {
   const byCategory = new Map<string, string[]>();
   for (const model of readdirSync(RECORDED, { withFileTypes: true }).filter((d) => d.isDirectory())) {
     for (const file of readdirSync(join(RECORDED, model.name))) {
@@ -137,8 +133,7 @@ export async function benchOfflineGrading(): Promise<OfflineGradingResult> {
     }
   }
   const recorded = [...byCategory.values()].reduce((n, l) => n + l.length, 0);
-  const dir = mkdtempSync(join(tmpdir(), 'tg-bench-grade-'));
-  const jobs = [...byCategory.entries()].map(([category, lines]) => {
+  return [...byCategory.entries()].map(([category, lines]) => {
     const count = Math.round((TOTAL * lines.length) / recorded);
     const outputs = join(dir, `${category}.jsonl`);
     writeFileSync(outputs, `${Array.from({ length: count }, (_, i) => lines[i % lines.length]).join('\n')}\n`);
@@ -149,6 +144,13 @@ export async function benchOfflineGrading(): Promise<OfflineGradingResult> {
       suite: loadSuite(join(ROOT, 'suites', 'bfcl', `${category}.yaml`)),
     };
   });
+}
+
+/** The timed pass: one cold `gradeOutputs` per job after a full garbage collection; wall seconds and CPU time. */
+async function timedPass(
+  jobs: Job[],
+  dir: string,
+): Promise<{ cases: number; seconds: number; cpuMs: number; aggregates: RunAggregate[] }> {
   const cases = jobs.reduce((n, j) => n + j.count, 0);
   collectGarbage();
   const cpu0 = process.cpuUsage();
@@ -156,7 +158,22 @@ export async function benchOfflineGrading(): Promise<OfflineGradingResult> {
   const aggregates = await gradeAll(jobs, dir, 'run');
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  const cpuMs = Math.round((cpu.user + cpu.system) / 1000);
+  return { cases, seconds, cpuMs: Math.round((cpu.user + cpu.system) / 1000), aggregates };
+}
+
+/**
+ * Issue 6: offline grading throughput. The 2,356 recorded BFCL replies are repeated to 20,000 lines and graded
+ * with every built-in grader against the imported suites, exactly as `toolgauge grade` does. Timed (`value`): one
+ * cold pass of `gradeOutputs` per suite: reading the outputs file twice (validation pass, grading pass), parsing each
+ * reply, every grader, the aggregate, and run.jsonl written and fsynced. Not timed: process start, module loading,
+ * loading the suites, writing the outputs files. The report phase (every report written from run.jsonl) is timed
+ * separately (`reportMs`). Results are not cached across lines: a repeated line is graded again in full.
+ * Target ≥ 50,000 cases/s.
+ */
+export async function benchOfflineGrading(): Promise<OfflineGradingResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-bench-grade-'));
+  const jobs = prepareJobs(dir);
+  const { cases, seconds, cpuMs, aggregates } = await timedPass(jobs, dir);
   const r0 = performance.now();
   for (const [i, aggregate] of aggregates.entries()) {
     const runDir = join(dir, `run-${i}`);
@@ -200,6 +217,17 @@ export async function benchOfflineGrading(): Promise<OfflineGradingResult> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const result = await benchOfflineGrading();
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  if (process.argv.includes('--timed-only')) {
+    // The timed pass alone, for a comparison in fresh processes (bench/schema-subset.ts): {cases, seconds, cpuMs}.
+    const dir = mkdtempSync(join(tmpdir(), 'tg-bench-grade-'));
+    try {
+      const { cases, seconds, cpuMs } = await timedPass(prepareJobs(dir), dir);
+      process.stdout.write(`${JSON.stringify({ cases, seconds, cpuMs })}\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  } else {
+    const result = await benchOfflineGrading();
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  }
 }

@@ -25,6 +25,12 @@ interface Entry {
 
 const ENTRIES: Entry[] = [
   { file: 'offline-grading.ts', exportName: 'benchOfflineGrading', label: '(a) offline grading throughput' },
+  {
+    file: 'schema-subset.ts',
+    exportName: 'benchSchemaSubset',
+    label: 'offline grading without the schema subset',
+    ...(quick ? { args: [1] } : {}),
+  },
   { file: 'parser-adversarial.ts', exportName: 'benchParserAdversarial', label: 'parser on adversarial replies' },
   {
     file: 'suite-load.ts',
@@ -33,6 +39,7 @@ const ENTRIES: Entry[] = [
     ...(quick ? { args: [2_000, 1, 10_000] } : {}),
   },
   { file: 'mcnemar.ts', exportName: 'benchMcnemar', label: 'exact McNemar test' },
+  { file: 'mcnemar.ts', exportName: 'benchSignFlip', label: 'paired sign-flip test' },
   {
     file: 'eval-matrix.ts',
     exportName: 'benchEvalMatrix',

@@ -8,6 +8,8 @@ import { ROOT } from './paths.js';
 import type { BenchResult } from './types.js';
 
 const CHILD = join(ROOT, 'bench/suite-load-child.mjs');
+/** Runs toolgauge with some of its modules replaced by stubs (bench/variants/register.mjs). */
+const WITHOUT = join(ROOT, 'bench/variants/register.mjs');
 
 interface Load {
   ok: boolean;
@@ -20,13 +22,21 @@ interface Load {
   error?: string;
 }
 
-/** Loads a suite in a fresh process (`--trace-gc`, optionally a heap cap). */
-function load(mode: 'before' | 'after', file: string, heapCapMb?: number): Load {
-  const args = ['--trace-gc', ...(heapCapMb ? [`--max-old-space-size=${heapCapMb}`] : [])];
+/**
+ * Loads a suite in a fresh process (`--trace-gc`, optionally a heap cap). `without: 'plain-yaml'` runs loadSuite with
+ * the plain-subset parser stepping aside for every batch (js-yaml parses them all).
+ */
+function load(mode: 'before' | 'after', file: string, heapCapMb?: number, without?: 'plain-yaml'): Load {
+  const args = [
+    '--trace-gc',
+    ...(heapCapMb ? [`--max-old-space-size=${heapCapMb}`] : []),
+    ...(without ? ['--import', WITHOUT] : []),
+  ];
   const r = spawnSync(process.execPath, [...args, CHILD, mode, file], {
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 256 * 2 ** 20,
+    env: { ...process.env, TG_BENCH_WITHOUT: without ?? '' },
   });
   let peak = 0;
   let result: { ms: number; cpuMs: number; heapBeforeMiB: number; heapAfterMiB: number; cases: number } | undefined;
@@ -61,22 +71,25 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFracti
 
 /**
  * Loading a YAML suite of N cases (the realistic workload's suite, block style): before (the located parser on the
- * whole file, then zod) and after (loadSuite: the fast parser in batches, zod, the semantic checks), in alternating
- * fresh processes; the load's own time (median) and the peak heap in use during the process (max). Then both under
- * a 160 MB heap cap, and the new loader at 100,000 cases under it.
+ * whole file, then zod), after (loadSuite: the fast parser in batches, zod, the semantic checks) and loadSuite
+ * without the plain-subset parser (js-yaml for every batch), in alternating fresh processes; the load's own CPU time
+ * (median) and the peak heap in use during the process (max). Then under a 160 MB heap cap, and the loader at
+ * 100,000 cases under it.
  */
-export async function benchSuiteLoad(n = 20_000, rounds = 3, capBig = 100_000): Promise<BenchResult[]> {
+export async function benchSuiteLoad(n = 20_000, rounds = 5, capBig = 100_000): Promise<BenchResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'tg-suite-load-'));
   try {
     writeSuites(dir, n);
     const file = join(dir, REALISTIC.format === 'yaml' ? 'suite.yaml' : 'suite.json');
     const before: Load[] = [];
     const after: Load[] = [];
+    const noPlain: Load[] = [];
     for (let i = 0; i < rounds; i++) {
       before.push(load('before', file));
       after.push(load('after', file));
+      noPlain.push(load('after', file, undefined, 'plain-yaml'));
     }
-    const failed = [...before, ...after].find((l) => !l.ok);
+    const failed = [...before, ...after, ...noPlain].find((l) => !l.ok);
     if (failed) throw new Error(`a load failed: ${failed.error}`);
     const side = (loads: Load[]) => ({
       ms: median(loads.map((l) => l.ms)),
@@ -85,6 +98,9 @@ export async function benchSuiteLoad(n = 20_000, rounds = 3, capBig = 100_000): 
     });
     const b = side(before);
     const a = side(after);
+    const j = side(noPlain);
+    const range = (loads: Load[]) =>
+      `${fmt(Math.min(...loads.map((l) => l.cpuMs)))}–${fmt(Math.max(...loads.map((l) => l.cpuMs)))}`;
     const base = Math.min(...after.map((l) => l.heapBeforeMiB));
     const timeRatio = a.cpuMs / b.cpuMs;
     const heapRatio = (a.heap - base) / (b.heap - base);
@@ -94,6 +110,7 @@ export async function benchSuiteLoad(n = 20_000, rounds = 3, capBig = 100_000): 
     writeSuites(bigDir, capBig);
     const capAfterBig = load('after', join(bigDir, 'suite.yaml'), 160);
     const cap256AfterBig = load('after', join(bigDir, 'suite.yaml'), 256);
+    const cap256NoPlainBig = load('after', join(bigDir, 'suite.yaml'), 256, 'plain-yaml');
     const capText = (l: Load) =>
       l.ok ? `loads (${fmt(l.ms)} ms, peak heap ${fmt(l.peakHeapMiB)} MiB)` : `dies (${l.error})`;
     const detail = `${fmt(n)}-case YAML suite (${rounds} alternating fresh processes each; CPU time of the process during the load, median, wall time in brackets): before (yaml located parse + zod) ${fmt(b.cpuMs)} ms (${fmt(b.ms)} ms), peak heap ${fmt(b.heap)} MiB; after (loadSuite: plain-subset parser in batches + zod + checks) ${fmt(a.cpuMs)} ms (${fmt(a.ms)} ms), peak heap ${fmt(a.heap)} MiB; heap of a process before loading ~${fmt(base)} MiB`;
@@ -121,6 +138,14 @@ export async function benchSuiteLoad(n = 20_000, rounds = 3, capBig = 100_000): 
         target: `${fmt(capBig)} cases load`,
         met: capAfterBig.ok,
         detail: `N=${fmt(n)}: before ${capText(capBefore)}; after ${capText(capAfter)}; N=${fmt(capBig)} after: ${capText(capAfterBig)}; with a 256 MB cap ${capText(cap256AfterBig)}`,
+      },
+      {
+        name: `suite loading CPU time, YAML, N=${fmt(n)}, without the plain-subset parser ÷ with it`,
+        value: Number((j.cpuMs / a.cpuMs).toFixed(3)),
+        unit: '×',
+        target: 'report',
+        met: null,
+        detail: `loadSuite with src/config/plain-yaml.ts stubbed out (bench/variants/: js-yaml parses every batch) ${fmt(j.cpuMs)} ms (${range(noPlain)}), peak heap ${fmt(j.heap)} MiB; with it ${fmt(a.cpuMs)} ms (${range(after)}); CPU time, median (min–max) of ${rounds} alternating fresh processes each; N=${fmt(capBig)} without it under a 256 MB cap: ${capText(cap256NoPlainBig)}. The hand-written parser stays while this is above 1.2× (docs/performance.md)`,
       },
     ];
   } finally {

@@ -26,6 +26,8 @@ export type ErrorCode =
   | 'CASE_TIMEOUT'
   | 'ABORTED'
   | 'REPLAY_MISS'
+  /** A file of the run could not be written (the disk is full, the folder became read-only): exit 3. */
+  | 'WRITE_FAILED'
   | 'USAGE'
   | 'INTERNAL';
 

@@ -21,6 +21,7 @@ export type {
 } from './export/promptfoo-case.js';
 export { caseFromVars, PromptfooCaseRunner, PromptfooProviderConfigSchema } from './export/promptfoo-case.js';
 export { gradeForPromptfoo } from './export/promptfoo-grade.js';
+export { gradeCase } from './graders/grade-case.js';
 export { getGrader, graders } from './graders/index.js';
 export { acceptedCalls, parseResponse } from './parse/index.js';
 export {
@@ -33,4 +34,5 @@ export { RunAggregate } from './run-log/aggregate.js';
 export { readRunLog } from './run-log/reader.js';
 export { RUN_LOG_FORMAT } from './run-log/schema.js';
 export { runAgentLoop } from './runner/agent-loop.js';
+export { runConversation } from './runner/conversation.js';
 export { runCase } from './runner/run-case.js';

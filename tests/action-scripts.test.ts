@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type CliResult, finished, ROOT } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 import { CLI_WORDS } from './run-cli-anywhere.js';
+
+const tempDir = useTempDirs();
 
 /**
  * The GitHub Action (action.yml, composite): its steps are the scripts in scripts/action/, run here as the runner runs
@@ -20,7 +22,7 @@ interface Job {
 }
 
 function job(config: string): Job {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-action-'));
+  const dir = tempDir('tg-action-');
   writeFileSync(join(dir, 'toolgauge.config.yaml'), config);
   const files = { output: join(dir, 'gh-output'), env: join(dir, 'gh-env'), summary: join(dir, 'gh-summary') };
   for (const f of Object.values(files)) writeFileSync(f, '');
@@ -112,6 +114,25 @@ describe('the action steps', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("::error::toolgauge action: input install 'global'");
   }, 60_000);
+
+  it('a missing or malformed TOOLGAUGE_CMD is one ::error:: line saying what to set, never a stack trace', async () => {
+    const j = job(PASSING);
+    const unset = await step(j, 'run.mjs', { TOOLGAUGE_CMD: '' });
+    // the run step never fails itself: its outputs carry the usage error to the summary and gate steps
+    expect(unset.code).toBe(0);
+    expect(unset.stderr.trim().split('\n')).toHaveLength(1);
+    expect(unset.stderr).toMatch(
+      /^::error::toolgauge action: TOOLGAUGE_CMD is not set: .*set TOOLGAUGE_CMD to the command as a JSON array of words/,
+    );
+    expect(unset.stderr).not.toMatch(/\n\s+at /);
+    expect(keyValues(j.files.output)).toMatchObject({ 'exit-code': '2', verdict: 'usage or config error' });
+    const malformed = await step(j, 'install.mjs', { TOOLGAUGE_CMD: 'npx toolgauge' });
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(
+      /^::error::toolgauge action: TOOLGAUGE_CMD is not a JSON array of words \("npx toolgauge"\)/,
+    );
+    expect(malformed.stderr).not.toMatch(/\n\s+at /);
+  });
 
   it('eval that passes: outputs, the report folder, one step summary with the verdict, job exit 0', async () => {
     const j = job(PASSING);

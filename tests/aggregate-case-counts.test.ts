@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshotCases } from '../src/report/snapshot.js';
@@ -9,6 +7,9 @@ import { RunAggregate } from '../src/run-log/aggregate.js';
 import { readRunLog } from '../src/run-log/reader.js';
 import type { CaseRecord, RunHeader } from '../src/run-log/schema.js';
 import { type SyntheticCase, writeSyntheticRun } from './helpers/synthetic-run.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 // The aggregate keeps per-case counts in typed arrays by case ordinal. This checks every output built on them against
 // the plain computation they replace: an object per case in a cell, keyed by suite/case|renderer|provider, with a
@@ -152,7 +153,7 @@ function referencePairs(tallies: Map<string, RefTally>, mine: string, best: stri
 }
 
 async function load() {
-  const runDir = writeSyntheticRun(mkdtempSync(join(tmpdir(), 'tg-case-counts-')), 'run', syntheticCases(), {
+  const runDir = writeSyntheticRun(tempDir('tg-case-counts-'), 'run', syntheticCases(), {
     repeats: 3,
   });
   let header: RunHeader | undefined;
@@ -208,8 +209,8 @@ describe('RunAggregate per-case counts', () => {
     let compared = 0;
     for (const cmp of all) {
       for (const row of cmp.rows) {
-        if (row.best) continue;
-        const ref = referencePairs(tallies, row.renderer, cmp.best as string, cmp.provider, cmp.grader);
+        if (row.reference) continue;
+        const ref = referencePairs(tallies, row.renderer, cmp.reference, cmp.provider, cmp.grader);
         if (ref.pairs === 0) {
           expect(row.vsBest).toBeNull();
           continue;

@@ -1,20 +1,19 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CliResult, FIXTURES, ROOT, runCli, runDirFrom } from './cli-helpers.js';
+import { type CliResult, FIXTURES, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 /** `toolgauge baseline update <run> -c <config>` through the real CLI, started in `cwd`. */
 function baselineUpdate(runDir: string, flags: { config: string }, cwd: string): Promise<CliResult> {
   return runCli(['baseline', 'update', runDir, '-c', flags.config], cwd);
 }
 
-/**
- * A folder with sub/cfg.yaml (the mini suite; `gate` as given), its runs in sub/runs. It lies inside the checkout's
- * ignored reports/ so that the CLI started there resolves tsx from the checkout's node_modules.
- */
+/** A folder with sub/cfg.yaml (the mini suite; `gate` as given), its runs in sub/runs. */
 function project(gate = ''): string {
-  mkdirSync(join(ROOT, 'reports', 'test-runs'), { recursive: true });
-  const dir = mkdtempSync(join(ROOT, 'reports', 'test-runs', 'baseline-path-'));
+  const dir = tempDir('tg-baseline-path-');
   mkdirSync(join(dir, 'sub'));
   writeFileSync(
     join(dir, 'sub', 'cfg.yaml'),

@@ -1,10 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gradeCommand } from '../src/cli/grade-command.js';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { FIXTURES, ROOT, readRecords } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 /**
  * Agreement of toolgauge's graders with BFCL's official verdicts on 2,356 real prompt-mode replies of two models
@@ -24,9 +26,8 @@ interface Row {
 const RECORDED = join(FIXTURES, 'bfcl-recorded');
 const DECODER_FAILED = 'ast_decoder:decoder_failed';
 const rows: Row[] = [];
-
 beforeAll(async () => {
-  const out = mkdtempSync(join(tmpdir(), 'tg-bfcl-agree-'));
+  const out = tempDir('tg-bfcl-agree-');
   for (const model of readdirSync(RECORDED, { withFileTypes: true }).filter((d) => d.isDirectory())) {
     for (const file of readdirSync(join(RECORDED, model.name))) {
       const category = file.replace(/\.jsonl$/, '');

@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importCommand } from '../src/cli/import-command.js';
 import { loadSuite, wholeSuite } from '../src/config/load-suite.js';
 import { bfclToJsonSchema } from '../src/import/bfcl-schema.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const q = (id: string, fn: unknown, content = 'do it', extra: unknown[] = []) =>
   JSON.stringify({ id, question: [[...extra, { role: 'user', content }]], function: [fn] });
@@ -27,7 +29,7 @@ const fn = {
 };
 
 function files(questions: string[], answers?: string[]) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-bfcl-import-'));
+  const dir = tempDir('tg-bfcl-import-');
   writeFileSync(join(dir, 'BFCL_v4_sample.json'), `${questions.join('\n')}\n`);
   if (answers) writeFileSync(join(dir, 'answers.json'), `${answers.join('\n')}\n`);
   return { dir, questions: join(dir, 'BFCL_v4_sample.json'), answers: join(dir, 'answers.json') };

@@ -1,11 +1,13 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gradeCommand } from '../src/cli/grade-command.js';
 import { parseResponse } from '../src/parse/index.js';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { FIXTURES, ROOT, readRecords } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 /**
  * The 2,060 recorded replies BFCL decoded, rewritten as a function-calling API returns them: the same calls with the
@@ -37,7 +39,7 @@ async function grade(suite: string, outputs: string, out: string): Promise<Map<s
 const safe = (name: string) => name.replace(/[^a-zA-Z0-9_-]/g, '_');
 
 beforeAll(async () => {
-  const work = mkdtempSync(join(tmpdir(), 'tg-bfcl-safe-'));
+  const work = tempDir('tg-bfcl-safe-');
   for (const model of readdirSync(RECORDED, { withFileTypes: true }).filter((d) => d.isDirectory())) {
     const v: Verdicts = { asWritten: new Map(), native: new Map(), text: new Map(), renamedLines: 0, lines: 0 };
     for (const category of CATEGORIES) {

@@ -1,12 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const cases = async (args: string[]) => {
-  const out = mkdtempSync(join(tmpdir(), 'tg-bundled-'));
+  const out = tempDir('tg-bundled-');
   const res = await runCli(['eval', '--out', out, '-q', ...args]);
   const records = readRecords(join(runDirFrom(res.stderr), 'run.jsonl'));
   return { res, cases: records.filter((r): r is CaseRecord => r.type === 'case') };

@@ -6,11 +6,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaseRecord } from '../src/run-log/schema.js';
-import { FIXTURES, finished, ROOT, readRecords, runDirFrom, startCli } from './cli-helpers.js';
+import { BIN, FIXTURES, finished, ROOT, readRecords, runDirFrom } from './cli-helpers.js';
+import { SOURCE_CLI_WORDS } from './run-cli-anywhere.js';
 
-// The command line users run is the esbuild bundle (`npm run build`, run by `npm ci` through `prepare`), not the
-// sources the other CLI tests run through tsx: these tests drive the built artefacts themselves.
-const BIN = join(ROOT, 'bin', 'toolgauge.js');
+// The command line users run is the esbuild bundle (`npm run build`, run by `npm ci` through `prepare`; the tests'
+// global setup rebuilds it from the current sources when they changed, and every CLI test spawns it). These tests
+// drive the built artefacts themselves, and check them against the sources run through tsx.
 const BUNDLE = join(ROOT, 'dist', 'cli', 'main.js');
 
 function runBin(args: string[], cwd: string) {
@@ -36,7 +37,14 @@ describe('the bundled CLI', () => {
     const built = await runBin([...args, '--out', join(dir, 'built')], ROOT);
     expect(built.stderr).toContain('gate: passed');
     expect(built.code).toBe(0);
-    const sources = await finished(startCli([...args, '--out', join(dir, 'sources')]));
+    const [node, ...words] = SOURCE_CLI_WORDS as [string, ...string[]];
+    const sources = await finished(
+      spawn(node, [...words, ...args, '--out', join(dir, 'sources')], {
+        cwd: ROOT,
+        env: { ...process.env, CI: 'true', FORCE_COLOR: '0' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     expect(sources.code).toBe(0);
     const cases = (d: string) =>
       readRecords(join(d, 'run.jsonl'))

@@ -1,17 +1,19 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPORT_FILES } from '../src/report/report-sink.js';
 import type { RunFooter } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runDirFrom, startCli } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 /**
  * Runs eval through the real CLI and closes its stdout and stderr (as `| head -1` does) as soon as it has
  * announced its run folder, long before the cases, the progress lines and the summary are written.
  */
 async function evalWithClosedOutput(config: string, ...args: string[]) {
-  const out = mkdtempSync(join(tmpdir(), 'tg-pipe-'));
+  const out = tempDir('tg-pipe-');
   const child = startCli(['eval', '-c', join(FIXTURES, config), '--out', out, ...args]);
   let stderr = '';
   const dir = new Promise<string>((resolve) => {

@@ -1,9 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from './helpers/temp-dirs.js';
 import { runCliAnywhere } from './run-cli-anywhere.js';
 import { type ServedLlm, serveLlmProcess } from './serve-llm-process.js';
+
+const tempDir = useTempDirs();
 
 /** `toolgauge doctor` through the real CLI: what it finds, and the fix it prints under each problem. */
 let llm: ServedLlm;
@@ -23,7 +25,7 @@ cases:
 
 describe('toolgauge doctor', () => {
   it('reports a missing key, a server that fails to start and a missing baseline, with fixes; exit 1', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-'));
+    const dir = tempDir('tg-doctor-');
     writeFileSync(join(dir, 'broken.yaml'), BROKEN_SUITE);
     writeFileSync(
       join(dir, 'toolgauge.config.yaml'),
@@ -61,7 +63,7 @@ describe('toolgauge doctor', () => {
   }, 60_000);
 
   it('says when more cases are in flight than a local server takes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-size-'));
+    const dir = tempDir('tg-doctor-size-');
     writeFileSync(
       join(dir, 'c.yaml'),
       [
@@ -80,22 +82,66 @@ describe('toolgauge doctor', () => {
     expect(res.code).toBe(0);
   }, 30_000);
 
-  it('is ready when everything is: exit 0', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-ok-'));
+  it('is ready when everything is, the baseline one of this configuration: exit 0', async () => {
+    const dir = tempDir('tg-doctor-ok-');
+    const config = 'suites: [economist]\nproviders: [sim:oracle]\ngate: { baseline: base/b.json }\n';
+    writeFileSync(join(dir, 'c.yaml'), config);
+    const run = await runCliAnywhere(['eval', '-c', 'c.yaml', '-q'], dir);
+    expect(run.code).toBe(0);
+    const runDir = /→ (\S+)\n/.exec(run.stderr)?.[1] ?? '';
+    expect((await runCliAnywhere(['baseline', 'update', runDir, '-c', 'c.yaml'], dir)).code).toBe(0);
+    // the same config elsewhere in the folder, with another gate and timeouts: the same measurement
+    writeFileSync(
+      join(dir, 'same.yaml'),
+      `${config.replace('gate: {', 'gate: { maxInfraErrorRate: 0.5,')}timeouts: { turnMs: 1000 }\n`,
+    );
+    // another seed: another measurement
+    writeFileSync(join(dir, 'reseeded.yaml'), `${config}seed: 7\n`);
+    const [same, reseeded] = await Promise.all([
+      runCliAnywhere(['doctor', '-c', 'same.yaml'], dir),
+      runCliAnywhere(['doctor', '-c', 'reseeded.yaml'], dir),
+    ]);
+    expect(same.stdout).toMatch(/ok {4}expected calls: every case names tools and parameters its servers list/);
+    expect(same.stdout).toMatch(/ok {4}baseline: base\/b\.json \(run \S+, this configuration\)/);
+    expect(same.stdout).toContain('doctor: ready to run\n');
+    expect(same.code).toBe(0);
+    expect(reseeded.stdout).toMatch(
+      /warn {2}baseline: base\/b\.json \(run \S+\) was made with another configuration .*\n +fix: .*toolgauge baseline update/,
+    );
+    expect(reseeded.stdout).toContain('doctor: ready to run (1 warning)');
+  }, 90_000);
+
+  it('fails what eval would stop on: an expected call the server does not list, a baseline that is not one', async () => {
+    const dir = tempDir('tg-doctor-truth-');
+    writeFileSync(
+      join(dir, 'eco.yaml'),
+      [
+        'name: eco',
+        'servers: { economist: { builtin: economist } }',
+        'cases:',
+        '  - { id: a, prompt: p, expect: { calls: [{ tool: no_such_tool }] } }',
+      ].join('\n'),
+    );
     mkdirSync(join(dir, 'base'));
     writeFileSync(join(dir, 'base', 'b.json'), '{}');
     writeFileSync(
       join(dir, 'c.yaml'),
-      'suites: [economist]\nproviders: [sim:oracle]\ngate: { baseline: base/b.json }\n',
+      'suites: [eco.yaml]\nproviders: [sim:oracle]\ngate: { baseline: base/b.json }\n',
     );
-    const res = await runCliAnywhere(['doctor', '-c', 'c.yaml'], dir);
-    expect(res.stdout).toMatch(/ok {4}baseline: .*base\/b\.json/);
-    expect(res.stdout).toContain('doctor: ready to run');
-    expect(res.code).toBe(0);
+    const [doctor, evalRun] = await Promise.all([
+      runCliAnywhere(['doctor', '-c', 'c.yaml'], dir),
+      runCliAnywhere(['eval', '-c', 'c.yaml', '-q'], dir),
+    ]);
+    expect(evalRun.code).toBe(2);
+    expect(doctor.stdout).toMatch(/ok {4}suite eco, server economist: started, lists \d+ tools/);
+    expect(doctor.stdout).toMatch(/FAIL {2}expected calls: .*eco\.yaml:4:\d+: .*no_such_tool/);
+    expect(doctor.stdout).toMatch(/FAIL {2}baseline: .*b\.json: not a toolgauge baseline/);
+    expect(doctor.stdout).toContain('doctor: 2 problems to fix');
+    expect(doctor.code).toBe(1);
   }, 60_000);
 
   it('a config that does not load is one problem with its fix', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-doctor-none-'));
+    const dir = tempDir('tg-doctor-none-');
     const res = await runCliAnywhere(['doctor', '-c', 'missing.yaml'], dir);
     expect(res.stdout).toMatch(/FAIL {2}config: missing\.yaml: config file not found.*\n +fix: .*toolgauge init/);
     expect(res.code).toBe(1);

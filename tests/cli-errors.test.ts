@@ -1,15 +1,23 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, runCli } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+import { runCliAnywhere } from './run-cli-anywhere.js';
+
+const tempDir = useTempDirs();
 
 const BAD = join(FIXTURES, 'bad');
 const base = ['eval', '-c', join(BAD, 'base.config.yaml')];
 
 /** Bad input: exit 2 and exactly one line naming the file, the location and what is valid; no stack trace. */
 async function expectOneLineError(args: string[], ...fragments: (string | RegExp)[]) {
-  const res = await runCli(args);
+  return expectOneLineErrorIn(undefined, args, ...fragments);
+}
+
+/** expectOneLineError, the CLI started in `cwd`. */
+async function expectOneLineErrorIn(cwd: string | undefined, args: string[], ...fragments: (string | RegExp)[]) {
+  const res = cwd === undefined ? await runCli(args) : await runCliAnywhere(args, cwd);
   expect(res.code, res.stderr).toBe(2);
   const lines = res.stderr.split('\n').filter((l) => l.trim());
   expect(lines, res.stderr).toHaveLength(1);
@@ -30,7 +38,7 @@ describe('bad input → exit 2 with one located line', () => {
   it('a case with no prompt names the file, the line and the YAML path', async () => {
     await expectOneLineError(
       [...base, '-s', join(BAD, 'no-prompt.yaml')],
-      /no-prompt\.yaml:8:5: cases\[1\]\.prompt: missing required key/,
+      /no-prompt\.yaml:8:5: cases\[1\]\.prompt: a case needs `prompt` \(or `turns`\)/,
     );
   });
 
@@ -60,9 +68,68 @@ describe('bad input → exit 2 with one located line', () => {
   it('a missing config file says how to fix it', async () => {
     await expectOneLineError(
       ['eval', '-c', join(BAD, 'nope.yaml')],
-      /nope\.yaml: config file not found; pass --config/,
+      /nope\.yaml: config file not found; check the path given to --config/,
     );
   });
+
+  it('an unknown key at its own line and column, with the key meant; no --suite and no config; files nested too deep', async () => {
+    const dir = tempDir('tg-errors-');
+    {
+      writeFileSync(join(dir, 'typo.yaml'), 'suites: [excel]\nproviders: [sim:oracle]\nrepeets: 2\n');
+      writeFileSync(
+        join(dir, 'other.yaml'),
+        'suites: [excel]\nproviders: [sim:oracle]\ngate:\n  tresholds: []\n  zzz: 1\n',
+      );
+      // 3,000 levels of block maps under `deep:` (the YAML parser itself runs out of stack on it)
+      const block = Array.from({ length: 3000 }, (_, i) => `${'  '.repeat(i + 1)}a:`).join('\n');
+      writeFileSync(join(dir, 'deep.yaml'), `suites: [excel]\nproviders: [sim:oracle]\ndeep:\n${block} 1\n`);
+      // 200 levels of lists in a JSON suite's canned result, which the parser reads but the run could not
+      const nested = `${'['.repeat(200)}${']'.repeat(200)}`;
+      const suite = {
+        name: 'deep',
+        tools: [{ name: 't', inputSchema: { type: 'object' } }],
+        cases: [{ id: 'a', prompt: 'p', expect: { calls: [{ tool: 't' }] }, results: { t: 'RESULT' } }],
+      };
+      writeFileSync(join(dir, 'deep-suite.json'), JSON.stringify(suite).replace('"RESULT"', nested));
+      writeFileSync(join(dir, 'deep-tools.json'), `[{"name": "t", "inputSchema": ${nested}}]`);
+      writeFileSync(join(dir, 'reply.txt'), 'no call');
+      const deep = /nests deeper than 128 levels of maps and lists inside one another; toolgauge reads at most 128/;
+      await Promise.all([
+        expectOneLineErrorIn(
+          dir,
+          ['eval', '-c', 'typo.yaml'],
+          /typo\.yaml:3:1: repeets: unknown key 'repeets'; did you mean 'repeats'\?$/,
+        ),
+        runCliAnywhere(['eval', '-c', 'other.yaml'], dir).then((res) => {
+          expect(res.code).toBe(2);
+          expect(res.stderr).toContain(
+            "other.yaml:4:3: gate.tresholds: unknown key 'tresholds'; did you mean 'thresholds'?",
+          );
+          expect(res.stderr).toMatch(
+            /other\.yaml:5:3: gate\.zzz: unknown key 'zzz' \(valid here: minPassRate, maxInfraErrorRate, thresholds/,
+          );
+        }),
+        expectOneLineErrorIn(
+          dir,
+          ['eval', '--provider', 'sim:oracle'],
+          /^toolgauge: no suite to run: no --suite given, and there is no config file \(looked for \S+toolgauge\.config\.yaml\); pass --suite <suite file, or a bundled suite: coder, economist, excel>, or --config <file>$/,
+        ),
+        expectOneLineErrorIn(dir, ['eval', '-c', 'deep.yaml'], /deep\.yaml:\d+:\d+: /, deep),
+        expectOneLineErrorIn(
+          dir,
+          ['eval', '-s', 'deep-suite.json', '-p', 'sim:oracle'],
+          /deep-suite\.json:1:\d+: nests/,
+          deep,
+        ),
+        expectOneLineErrorIn(
+          dir,
+          ['parse', 'reply.txt', '--tools', 'deep-tools.json'],
+          /--tools deep-tools\.json: /,
+          deep,
+        ),
+      ]);
+    }
+  }, 60_000);
 
   it('--verbose adds the stack trace', async () => {
     const res = await runCli(['--verbose', ...base, '-p', 'gpt-5']);
@@ -86,7 +153,7 @@ describe('toolgauge schema', () => {
 });
 
 describe('suites checked against their tools, every problem listed', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-suite-check-'));
+  const dir = tempDir('tg-suite-check-');
   /** Writes a suite and a config running it with sim:oracle; returns the eval arguments. */
   const evalOf = (name: string, suite: string): string[] => {
     writeFileSync(join(dir, `${name}.yaml`), suite);

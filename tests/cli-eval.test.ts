@@ -1,13 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter, RunHeader } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 describe('toolgauge eval (end to end, real CLI process)', () => {
   it('runs a small suite and writes a complete run log and summary', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'tg-e2e-'));
+    const out = tempDir('tg-e2e-');
     const res = await runCli(['eval', '-c', join(FIXTURES, 'mini.config.yaml'), '--out', out]);
     expect(res.stderr).toContain('gate: passed');
     expect(res.code).toBe(0);
@@ -71,7 +73,7 @@ describe('toolgauge eval (end to end, real CLI process)', () => {
   });
 
   it('exits 1 when a gate threshold fails', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'tg-e2e-'));
+    const out = tempDir('tg-e2e-');
     const res = await runCli(['eval', '-c', join(FIXTURES, 'gate.config.yaml'), '--out', out]);
     expect(res.stderr).toMatch(/gate: continued-after-results 0\.0% \(0\/\d+\) < 90\.0% FAILED/);
     expect(res.code).toBe(1);

@@ -1,9 +1,10 @@
-import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const MINI = ['eval', '-c', join(FIXTURES, 'bad', 'base.config.yaml')];
 
@@ -72,7 +73,7 @@ describe.concurrent('values out of range exit 2 naming the flag and the valid ra
   });
 
   it('replay --concurrency 0', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'tg-exit-'));
+    const out = tempDir('tg-exit-');
     const run = await runCli([...MINI, '--out', out, '-q']);
     expect(run.code, run.stderr).toBe(0);
     await expectUsageError(['replay', runDirFrom(run.stderr), '--concurrency', '0'], /--concurrency 0: must be/);

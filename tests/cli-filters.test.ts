@@ -1,9 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 /** One renderer × one provider over the bundled excel suite, whose cases carry tags. */
 const EVAL = ['eval', '-s', 'excel', '-r', 'names-only', '-p', 'sim:oracle', '-q'];
@@ -17,7 +19,7 @@ function caseIds(runDir: string): string[] {
 
 describe('case selection: --filter and --tag (real CLI)', () => {
   it('--filter and --tag are repeatable: a case runs when it matches any glob and has any tag', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'tg-filters-'));
+    const out = tempDir('tg-filters-');
     const res = await runCli([
       ...EVAL,
       '--out',
@@ -49,7 +51,7 @@ describe('case selection: --filter and --tag (real CLI)', () => {
   }, 120_000);
 
   it('replay takes --filter and --tag too', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'tg-filters-replay-'));
+    const out = tempDir('tg-filters-replay-');
     const first = await runCli([...EVAL, '--out', out, '--tag', 'metadata']);
     expect(first.code).toBe(0);
     const runDir = runDirFrom(first.stderr);
@@ -69,7 +71,7 @@ describe('case selection: --filter and --tag (real CLI)', () => {
 
 describe('-q means the same for eval and grade (real CLI)', () => {
   it('grade -q hides the progress but still prints the summary', async () => {
-    const work = mkdtempSync(join(tmpdir(), 'tg-grade-q-'));
+    const work = tempDir('tg-grade-q-');
     const outputs = join(work, 'outputs.jsonl');
     writeFileSync(outputs, `${JSON.stringify({ case: 'read-q1-en', output: 'no call here' })}\n`);
     const res = await runCli(['grade', '--suite', 'excel', '--outputs', outputs, '--out', join(work, 'r'), '-q']);
@@ -79,7 +81,7 @@ describe('-q means the same for eval and grade (real CLI)', () => {
   }, 60_000);
 
   it('eval -q does the same', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'tg-eval-q-'));
+    const out = tempDir('tg-eval-q-');
     const res = await runCli([...EVAL, '--out', out, '--filter', 'read-q1-en']);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('# toolgauge run');

@@ -1,15 +1,17 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter, RunHeader } from '../src/run-log/schema.js';
 import { caseCount, FIXTURES, finished, readRecords, runDirFrom, startCli, waitFor } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const RECORDED = join(FIXTURES, 'bfcl-recorded');
 
 describe('Ctrl-C during toolgauge grade', () => {
   it('keeps every graded line, ends the run log with an interrupted footer, writes the reports, exits 130', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-grade-sigint-'));
+    const dir = tempDir('tg-grade-sigint-');
     // Both models' recorded parallel replies, 100 times over: 40,000 lines in ~10 MB, several seconds of grading,
     // read in 1 MiB batches, so the signal lands with most of the file still to grade.
     const models = readdirSync(RECORDED, { withFileTypes: true }).filter((d) => d.isDirectory());

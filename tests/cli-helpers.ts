@@ -7,6 +7,11 @@ import type { RunRecord } from '../src/run-log/schema.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES = join(ROOT, 'tests', 'fixtures');
+/**
+ * The command line as users run it: bin/toolgauge.js over the esbuild bundle, rebuilt from the current sources by the
+ * tests' global setup (tests/setup/cli-bundle.ts) when they changed, so a spawn does not compile the sources again.
+ */
+export const BIN = join(ROOT, 'bin', 'toolgauge.js');
 
 export interface CliResult {
   code: number | null;
@@ -15,9 +20,9 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Starts the real CLI (TypeScript source through tsx) as a child process; `stdin` is written to its standard input. */
+/** Starts the real CLI (the bundle of the current sources) as a child process; `stdin` is written to its standard input. */
 export function startCli(args: string[], cwd = ROOT, stdin?: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), ...args], {
+  const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
     env: { ...process.env, CI: 'true', FORCE_COLOR: '0' },
     stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

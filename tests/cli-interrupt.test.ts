@@ -1,13 +1,86 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter, RunHeader } from '../src/run-log/schema.js';
 import { caseCount, FIXTURES, finished, readRecords, runCli, runDirFrom, startCli, waitFor } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
+
+/** A run whose cases take seconds each (2 s simulated turns, 3 in flight): a signal lands while they are in flight. */
+function slowRun(): { config: string; out: string } {
+  const out = tempDir('tg-sigint-slow-');
+  const config = join(out, 'slower.config.yaml');
+  writeFileSync(
+    config,
+    [
+      `suites: [${JSON.stringify(join(FIXTURES, 'mini.yaml'))}]`,
+      'renderers: [names-only, full-details]',
+      'providers: [{ id: sim:oracle, options: { latencyMs: 2000 } }]',
+      'repeats: 4',
+      'concurrency: 3',
+      'out: reports',
+      '',
+    ].join('\n'),
+  );
+  return { config, out };
+}
+
+/** Starts a slow eval and sends SIGINT `times` times once its cases are in flight (the log has its header). */
+async function interruptSlowRun(times: 1 | 2) {
+  const { config } = slowRun();
+  const child = startCli(['eval', '-c', config]);
+  const done = finished(child);
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
+  await waitFor(() => /→ (\S+)\n/.test(stderr), 30_000);
+  const log = join(runDirFrom(stderr), 'run.jsonl');
+  await waitFor(() => existsSync(log) && readFileSync(log, 'utf8').includes('"type":"header"'), 30_000);
+  const before = caseCount(log);
+  child.kill('SIGINT');
+  if (times === 2) {
+    await waitFor(() => stderr.includes('interrupted: no new case starts'), 30_000);
+    child.kill('SIGINT');
+  }
+  const res = await done;
+  return { res, log, before };
+}
+
+describe('Ctrl-C in two stages', () => {
+  it('the first lets the cases in flight finish and saves them, starts no new case, writes the reports, exits 130', async () => {
+    const { res, log, before } = await interruptSlowRun(1);
+    expect(res.code, res.stderr).toBe(130);
+    expect(res.stderr).toContain(
+      'interrupted: no new case starts; the cases in flight finish (within their timeouts) and are saved',
+    );
+    const records = readRecords(log);
+    const kept = records.filter((r): r is CaseRecord => r.type === 'case');
+    // the (up to 3) cases in flight when the signal came were finished and saved; no other case was started
+    expect(kept.length).toBeGreaterThan(before);
+    expect(kept.length).toBeLessThanOrEqual(before + 3);
+    expect(kept.every((c) => !c.error)).toBe(true);
+    expect(records.at(-1)).toMatchObject({ type: 'footer', interrupted: true, completed: kept.length });
+    expect(res.stderr).toContain(`Run interrupted: ${kept.length} finished cases are saved`);
+    expect(existsSync(join(log, '..', 'summary.md'))).toBe(true);
+  }, 60_000);
+
+  it('the second aborts the cases in flight: they are not saved (--resume runs them), the reports are written', async () => {
+    const { res, log, before } = await interruptSlowRun(2);
+    expect(res.code, res.stderr).toBe(130);
+    expect(res.stderr).toContain('interrupted: aborting the cases in flight (they are not saved: --resume runs them)');
+    const records = readRecords(log);
+    const kept = records.filter((r): r is CaseRecord => r.type === 'case');
+    expect(kept.length).toBe(before);
+    expect(records.at(-1)).toMatchObject({ type: 'footer', interrupted: true, completed: before });
+    expect(existsSync(join(log, '..', 'summary.md'))).toBe(true);
+  }, 60_000);
+});
 
 describe('Ctrl-C during a run', () => {
   it('keeps every finished case, prints how to resume, and --resume completes only what is missing', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'tg-sigint-'));
+    const out = tempDir('tg-sigint-');
     // 24 cases at 150 ms per simulated reply and 2 in flight: several seconds, so the signal lands mid-run.
     const child = startCli(['eval', '-c', join(FIXTURES, 'slow.config.yaml'), '--out', out]);
     const done = finished(child);

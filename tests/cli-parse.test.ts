@@ -1,9 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ParseDocument } from '../src/cli/parse-document.js';
 import { FIXTURES, runCli } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const DIR = join(FIXTURES, 'parse');
 const SUITE = join(DIR, 'suite.yaml');
@@ -11,7 +13,7 @@ const FUNCTION_TAGS = join(DIR, 'function-tags.txt');
 const SAFE_NAME = join(DIR, 'safe-name.txt');
 const REPLIES = join(DIR, 'replies.jsonl');
 
-const tmp = mkdtempSync(join(tmpdir(), 'tg-parse-'));
+const tmp = tempDir('tg-parse-');
 /** A file in a fresh temporary folder holding `text`. */
 function file(name: string, text: string): string {
   const path = join(tmp, name);

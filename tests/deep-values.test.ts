@@ -1,13 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter } from '../src/run-log/schema.js';
 import { depthExceeds } from '../src/util/json-depth.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
 import { reportText } from './helpers/report-data.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 /**
  * Values plain JavaScript handling chokes on or loses. A model's reply holding valid JSON nested thousands of levels deep (deeper than JSON.stringify can recurse) is
@@ -21,7 +23,7 @@ const LEVELS = 5000;
 const DEEP = `${'{"a":'.repeat(LEVELS)}1${'}'.repeat(LEVELS)}`;
 const TOO_DEEP = 'nest 128 levels deep or more';
 
-const work = mkdtempSync(join(tmpdir(), 'tg-deep-'));
+const work = tempDir('tg-deep-');
 
 function cases(dir: string): CaseRecord[] {
   return readRecords(join(dir, 'run.jsonl')).filter((r): r is CaseRecord => r.type === 'case');

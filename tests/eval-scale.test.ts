@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REALISTIC, writeSuites, writeWorkloadConfig } from '../bench/fixtures/gen-cases.js';
-import { ROOT, runDirFrom } from './cli-helpers.js';
-import { TSX_IMPORT } from './run-cli-anywhere.js';
+import { BIN, runDirFrom } from './cli-helpers.js';
 
 const N = 100_000;
 const HEAP_MB = 256;
@@ -16,20 +15,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The CLI under a heap cap: its exit code and stderr. */
 function evalUnderCap(config: string): Promise<{ code: number | null; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      [
-        `--max-old-space-size=${HEAP_MB}`,
-        '--import',
-        TSX_IMPORT,
-        join(ROOT, 'src/cli/main.ts'),
-        'eval',
-        '-c',
-        config,
-        '-q',
-      ],
-      { cwd: dir, env: { ...process.env, TOOLGAUGE_CACHE_DIR: 'off' }, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
+    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, BIN, 'eval', '-c', config, '-q'], {
+      cwd: dir,
+      env: { ...process.env, TOOLGAUGE_CACHE_DIR: 'off' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       stderr = (stderr + d).slice(-20_000);

@@ -1,11 +1,14 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { exportCommand } from '../src/cli/export-command.js';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 import { HAVE_PROMPTFOO, runPromptfoo, SKIP_MESSAGE } from './promptfoo-helpers.js';
+
+const tempDir = useTempDirs();
 
 interface Exported {
   evalId: string;
@@ -29,7 +32,7 @@ let exported: Exported;
 let file = '';
 
 beforeAll(async () => {
-  const out = mkdtempSync(join(tmpdir(), 'tg-export-'));
+  const out = tempDir('tg-export-');
   const run = await runCli([
     'eval',
     '-c',
@@ -87,7 +90,7 @@ describe('toolgauge export promptfoo', () => {
     'loads in promptfoo: `promptfoo import`, then `promptfoo export eval` gives it back',
     { timeout: 120_000 },
     async () => {
-      const home = mkdtempSync(join(tmpdir(), 'tg-pf-home-'));
+      const home = tempDir('tg-pf-home-');
       const imported = await runPromptfoo(['import', file], runDir, home);
       expect(imported.code, imported.stderr + imported.stdout).toBe(0);
       expect(imported.stdout + imported.stderr).toContain(exported.evalId);

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gradeCommand } from '../src/cli/grade-command.js';
@@ -7,13 +6,16 @@ import { mergeCommand } from '../src/cli/merge-command.js';
 import { REPORT_FILES } from '../src/report/write-reports.js';
 import type { CaseRecord, RunFooter, RunHeader } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const call = (args: object) =>
   `<tool_call>{"name": "read_data_from_excel", "arguments": ${JSON.stringify(args)}}</tool_call>`;
 const read = call({ filepath: 'test.xlsx', sheet_name: 'Sheet1' });
 
 async function grade(lines: unknown[], extra: { protocol?: string; renderer?: string; shard?: string } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-grade-'));
+  const dir = tempDir('tg-grade-');
   const outputs = join(dir, 'outputs.jsonl');
   writeFileSync(outputs, lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n'));
   const out = join(dir, 'reports');
@@ -129,7 +131,7 @@ describe('toolgauge grade --outputs (offline grading of recorded outputs)', () =
   });
 
   it('a file with a bad line leaves no run folder behind', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-grade-bad-'));
+    const dir = tempDir('tg-grade-bad-');
     const outputs = join(dir, 'outputs.jsonl');
     writeFileSync(
       outputs,
@@ -166,7 +168,7 @@ describe('toolgauge grade --shard i/n (grading one file on several cores)', () =
   it('the shards partition the lines by case, and their merge equals the unsharded run', async () => {
     const outputs = join(FIXTURES, 'bfcl-recorded', 'airev-ai_AIREV-Agent-0.8B', 'multiple.jsonl');
     const suite = join(FIXTURES, '..', '..', 'suites', 'bfcl', 'multiple.yaml');
-    const dir = mkdtempSync(join(tmpdir(), 'tg-grade-shard-'));
+    const dir = tempDir('tg-grade-shard-');
     const runOf = async (name: string, shard?: string) => {
       const out = join(dir, name);
       expect(await gradeCommand({ suite, outputs, out, quiet: true, ...(shard ? { shard } : {}) })).toBe(0);
@@ -206,7 +208,7 @@ describe('toolgauge grade --shard i/n (grading one file on several cores)', () =
 
 describe('toolgauge grade --outputs - (standard input)', () => {
   it('grades JSONL piped in, and names stdin in errors', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-grade-stdin-'));
+    const dir = tempDir('tg-grade-stdin-');
     const input = `${JSON.stringify({ case: 'read-sheet-zh', output: read })}\n${JSON.stringify({ case: 'read-sheet-zh', output: 'Which file?' })}\n`;
     const args = ['grade', '--suite', join(FIXTURES, 'mini.yaml'), '--outputs', '-', '--out', join(dir, 'out'), '-q'];
     const ok = await runCli(args, undefined, input);

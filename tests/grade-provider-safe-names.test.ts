@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderers } from '../renderers/index.js';
@@ -14,6 +13,9 @@ import { graders } from '../src/graders/index.js';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { runCase } from '../src/runner/run-case.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const DIR = join(FIXTURES, 'provider-safe-names');
 const SUITE = join(DIR, 'suite.yaml');
@@ -30,7 +32,7 @@ describe('toolgauge grade: calls under provider-safe tool names (real CLI)', () 
     );
     expect(nativeToolNames([tool], 'anthropic')[0]?.name).toBe(LONG.replace(/\./g, '_'));
 
-    const out = mkdtempSync(join(tmpdir(), 'tg-safe-names-'));
+    const out = tempDir('tg-safe-names-');
     const res = await runCli(['grade', '--suite', SUITE, '--outputs', join(DIR, 'outputs.jsonl'), '--out', out]);
     expect(res.code).toBe(0);
     const cases = readRecords(join(runDirFrom(res.stderr), 'run.jsonl')).filter(

@@ -1,10 +1,13 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from './cli-helpers.js';
+import { type ServedMcp, serveMcpHttp } from './helpers/serve-mcp-http.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 // @modelcontextprotocol/conformance@0.1.13 (the last release that runs on Node 20); server mode is HTTP only.
 const CONFORMANCE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
@@ -15,6 +18,8 @@ const SERVERS = ['excel', 'economist', 'coder'] as const;
 const PASSING = [
   'dns-rebinding-protection',
   'ping',
+  // the servers publish one resource, their state view (docs/multi-turn.md)
+  'resources-list',
   'server-initialize',
   'server-sse-multiple-streams',
   'tools-call-error',
@@ -26,27 +31,6 @@ interface Check {
   id: string;
   status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED';
   details?: Record<string, unknown>;
-}
-
-/** `toolgauge serve mcp <name> --http 0` as a real process; resolves with the URL it announces on stderr. */
-function serveHttp(name: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve', 'mcp', name, '--http', '0'],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = / on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err);
-      if (m?.[1]) resolve({ child, url: m[1] });
-    });
-    child.on('exit', (code) => reject(new Error(`serve mcp ${name} exited ${code}: ${err}`)));
-  });
 }
 
 /** Runs the whole active suite; checks.json of each scenario lands in `<out>/server-<scenario>-<timestamp>/`. */
@@ -75,29 +59,20 @@ const passed = (checks: Check[]) =>
   checks.some((c) => c.status === 'SUCCESS') && !checks.some((c) => c.status === 'FAILURE');
 
 describe('MCP conformance suite against the bundled servers over Streamable HTTP (real processes)', () => {
-  const servers = new Map<string, { child: ChildProcess; url: string }>();
+  const servers = new Map<string, ServedMcp>();
   beforeAll(async () => {
-    for (const [i, s] of (await Promise.all(SERVERS.map(serveHttp))).entries()) servers.set(SERVERS[i]!, s);
+    for (const [i, s] of (await Promise.all(SERVERS.map((name) => serveMcpHttp(name)))).entries()) {
+      servers.set(SERVERS[i]!, s);
+    }
   });
-  afterAll(async () => {
-    await Promise.all(
-      [...servers.values()].map(
-        ({ child }) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.kill('SIGTERM');
-          }),
-      ),
-    );
-  });
+  afterAll(() => Promise.all([...servers.values()].map((s) => s.stop())));
 
   const expectedFailures = (parse(readFileSync(EXPECTED_FAILURES, 'utf8')) as { server: string[] }).server;
 
   for (const name of SERVERS) {
     it(`${name}: the tools-only scenarios pass, the rest are exactly the committed expected failures`, async () => {
       const { url } = servers.get(name)!;
-      const out = mkdtempSync(join(tmpdir(), `tg-conformance-${name}-`));
+      const out = tempDir(`tg-conformance-${name}-`);
       const res = await conformance(url, out);
       expect(res.stdout).toContain('Baseline check passed');
       expect(res.code, res.stdout.slice(-2000)).toBe(0);

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter } from '../src/run-log/schema.js';
 import { FIXTURES, finished, readRecords, runDirFrom, startCli } from './cli-helpers.js';
 import { processesWith, waitFor } from './fixtures/mcp-support/processes.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const FAULTY = join(FIXTURES, 'mcp-faulty', 'server.mjs');
 
@@ -15,7 +17,7 @@ const FAULTY = join(FIXTURES, 'mcp-faulty', 'server.mjs');
  * the config and the file the server logs each call to.
  */
 function writeHangingRun(marker: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-mcp-sigint-'));
+  const dir = tempDir('tg-mcp-sigint-');
   const calls = join(dir, 'calls.log');
   const call = (id: string, tool: string) =>
     `  - id: ${id}\n    prompt: Use the ${tool} tool.\n    expect: { calls: [{ tool: ${tool}, args: {} }] }\n`;
@@ -52,7 +54,7 @@ function writeHangingRun(marker: string) {
 
 /** Ctrl-C while a tool call hangs (real CLI, real stdio server that ignores SIGTERM, real grandchild). */
 describe('Ctrl-C during a hung MCP tool call', () => {
-  it('the first SIGINT ends the call at once: finished cases kept, interrupted footer, reports, exit 130, no orphan', async () => {
+  it('the first SIGINT waits for the call, the second ends it at once: finished cases kept, interrupted footer, reports, exit 130, no orphan', async () => {
     const marker = `tg-mcp-sigint-${randomUUID()}`;
     const run = writeHangingRun(marker);
     const child = startCli(['eval', '-c', run.config]);
@@ -60,13 +62,22 @@ describe('Ctrl-C during a hung MCP tool call', () => {
     try {
       expect(await waitFor(run.hanging, 30_000), 'the hang call never reached the server').toBe(true);
       expect(processesWith(marker)).toHaveLength(2); // the server and its grandchild
+      let stderr = '';
+      child.stderr?.on('data', (d: Buffer) => {
+        stderr += d.toString();
+      });
+      // The first Ctrl-C lets the case in flight go on (its tool call may still answer within toolMs)…
+      child.kill('SIGINT');
+      expect(await waitFor(() => stderr.includes('interrupted: no new case starts'), 30_000)).toBe(true);
+      expect(child.exitCode).toBeNull();
+      // …the second aborts it.
       const t0 = Date.now();
       child.kill('SIGINT');
       const res = await done;
       // Waiting out toolMs (120 s) would hit the test timeout; closing the server may take its grace periods.
       expect(Date.now() - t0).toBeLessThan(15_000);
       expect(res.code, res.stderr).toBe(130);
-      expect(res.stderr).toContain('interrupted: stopping after the cases in flight');
+      expect(res.stderr).toContain('interrupted: aborting the cases in flight');
       const runDir = runDirFrom(res.stderr);
       const records = readRecords(join(runDir, 'run.jsonl'));
       const cases = records.filter((r): r is CaseRecord => r.type === 'case');
@@ -81,7 +92,7 @@ describe('Ctrl-C during a hung MCP tool call', () => {
     }
   });
 
-  it('a second SIGINT quits at once and kills the server with its process group', async () => {
+  it('a third SIGINT quits at once and kills the server with its process group', async () => {
     const marker = `tg-mcp-sigint2-${randomUUID()}`;
     const run = writeHangingRun(marker);
     const child = startCli(['eval', '-c', run.config]);
@@ -90,7 +101,9 @@ describe('Ctrl-C during a hung MCP tool call', () => {
       expect(await waitFor(run.hanging, 30_000), 'the hang call never reached the server').toBe(true);
       expect(processesWith(marker)).toHaveLength(2);
       child.kill('SIGINT');
-      // The first one is being handled (the server is closed politely, and ignores it): the second quits.
+      await new Promise((r) => setTimeout(r, 300));
+      child.kill('SIGINT');
+      // The second one is being handled (the server is closed politely, and ignores it): the third quits.
       await new Promise((r) => setTimeout(r, 300));
       child.kill('SIGINT');
       const res = await done;

@@ -1,46 +1,31 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { ROOT, readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { type ServedMcp, serveMcpHttp } from './helpers/serve-mcp-http.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 /**
  * A suite whose server is reached over HTTP (`url:`) gets a new MCP session per case, so a server that keeps state per
  * session (the bundled economist) starts each case fresh, as it does over stdio or in-process: the same run twice
  * gives the same grades, and sim:oracle passes every one.
  */
-let server: ChildProcess | undefined;
+let server: ServedMcp | undefined;
 let url = '';
 
 beforeAll(async () => {
-  server = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve', 'mcp', 'economist', '--http', '0'],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    server?.stderr?.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = / on (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(err);
-      if (m?.[1]) resolve(m[1]);
-    });
-    server?.once('exit', () => reject(new Error(`serve mcp exited: ${err}`)));
-  });
+  server = await serveMcpHttp('economist');
+  url = server.url;
 }, 30_000);
 
-afterAll(() => {
-  server?.kill('SIGTERM');
-});
+afterAll(() => server?.stop());
 
 describe('an MCP server over HTTP gets a session per case', () => {
   it('runs the economist suite over HTTP twice with the same, passing grades', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-http-sessions-'));
+    const dir = tempDir('tg-http-sessions-');
     const suite = readFileSync(join(ROOT, 'suites', 'economist.yaml'), 'utf8').replace(
       '  economist: { builtin: economist }',
       `  economist: { url: ${JSON.stringify(url)} }`,

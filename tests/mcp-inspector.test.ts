@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './cli-helpers.js';
+import { BIN, ROOT } from './cli-helpers.js';
 import { processesWith } from './fixtures/mcp-support/processes.js';
 
 const run = promisify(execFile);
@@ -21,7 +21,7 @@ interface CallResult {
 
 /** `mcp-inspector --cli <our serve command> --method …`: the Inspector spawns `toolgauge serve mcp <name>` itself. */
 async function inspect<T>(server: string, ...method: string[]): Promise<T> {
-  const serve = ['node', '--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'serve', 'mcp', server];
+  const serve = ['node', BIN, 'serve', 'mcp', server];
   const { stdout } = await run(
     process.execPath,
     [INSPECTOR, '--cli', '-e', `TOOLGAUGE_TEST_MARKER=${marker}`, ...serve, '--method', ...method],

@@ -1,24 +1,26 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter } from '../src/run-log/schema.js';
-import { FIXTURES, finished, ROOT, readRecords, runCli, runDirFrom, startCli } from './cli-helpers.js';
+import { BIN, FIXTURES, finished, ROOT, readRecords, runCli, runDirFrom, startCli } from './cli-helpers.js';
 import { processesWith, waitFor } from './fixtures/mcp-support/processes.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const FAULTY = join(FIXTURES, 'mcp-faulty', 'server.mjs');
 
 /** A run that lasts a while: a shared stdio server (our own `serve mcp excel`) plus a per-case (`isolate`) one. */
 function writeSlowRun(marker: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-orphans-'));
+  const dir = tempDir('tg-orphans-');
   writeFileSync(
     join(dir, 'slow.yaml'),
     `name: slow
 servers:
   excel:
-    command: [node, --import, tsx, ${JSON.stringify(join(ROOT, 'src/cli/main.ts'))}, serve, mcp, excel]
+    command: [node, ${JSON.stringify(BIN)}, serve, mcp, excel]
     cwd: ${JSON.stringify(ROOT)}
     env: { TOOLGAUGE_TEST_MARKER: ${marker} }
   faulty:
@@ -57,7 +59,7 @@ function finishedCases(config: string): number {
 }
 
 /**
- * Ctrl-C during an eval: the run stops after the cases in flight (exit 130, footer `interrupted`), and no MCP
+ * Ctrl-C during an eval: the cases in flight finish and no new one starts (exit 130, footer `interrupted`), and no MCP
  * server process it started survives — whether only the CLI gets the signal (`kill <pid>`) or its whole
  * process group does (Ctrl-C in a terminal, which also signals the servers).
  */
@@ -66,7 +68,7 @@ describe('no orphan MCP server processes after SIGINT to a running eval (real pr
     it(`SIGINT to the ${target === 'cli' ? 'CLI process only' : 'process group (terminal Ctrl-C)'}`, async () => {
       const marker = `tg-orphan-${randomUUID()}`;
       const config = writeSlowRun(marker);
-      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'eval', '-c', config], {
+      const child = spawn(process.execPath, [BIN, 'eval', '-c', config], {
         cwd: ROOT,
         env: { ...process.env, CI: 'true', FORCE_COLOR: '0' },
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -80,7 +82,7 @@ describe('no orphan MCP server processes after SIGINT to a running eval (real pr
         if (target === 'group') process.kill(-child.pid!, 'SIGINT');
         else child.kill('SIGINT');
         const res = await done;
-        expect(res.stderr).toContain('interrupted: stopping after the cases in flight');
+        expect(res.stderr).toContain('interrupted: no new case starts; the cases in flight finish');
         expect(res.code, res.stderr).toBe(130);
         const records = readRecords(join(runDirFrom(res.stderr), 'run.jsonl'));
         const footer = records.at(-1) as RunFooter;
@@ -103,7 +105,7 @@ describe('no orphan MCP server processes after SIGINT to a running eval (real pr
 describe('no orphan processes of a stdio server that spawns children (real processes)', () => {
   it("a run that ends normally leaves neither the server nor the server's child running", async () => {
     const marker = `tg-orphan-child-${randomUUID()}`;
-    const dir = mkdtempSync(join(tmpdir(), 'tg-orphans-'));
+    const dir = tempDir('tg-orphans-');
     writeFileSync(
       join(dir, 'spawner.yaml'),
       `name: spawner
@@ -143,7 +145,7 @@ cases:
 describe('no orphan after SIGINT kills a command that started a server (real processes)', () => {
   it('SIGINT to `schemas diff` while its server hangs on initialize', async () => {
     const marker = `tg-orphan-start-${randomUUID()}`;
-    const dir = mkdtempSync(join(tmpdir(), 'tg-orphans-'));
+    const dir = tempDir('tg-orphans-');
     writeFileSync(
       join(dir, 'stuck.yaml'),
       `name: stuck
@@ -183,7 +185,7 @@ describe('no orphan after the CLI is killed outright (real processes)', () => {
   // call open with a timer) would run on under PID 1. The reaper the CLI started with its first server ends it.
   it('SIGKILL to an eval while its stdio server holds a hung call', async () => {
     const marker = `tg-orphan-${randomUUID()}`;
-    const dir = mkdtempSync(join(tmpdir(), 'tg-orphans-kill-'));
+    const dir = tempDir('tg-orphans-kill-');
     const calls = join(dir, 'calls');
     writeFileSync(
       join(dir, 'hang.yaml'),

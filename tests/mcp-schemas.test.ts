@@ -1,15 +1,17 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SchemaCacheFile } from '../src/catalog/schema-cache.js';
 import { canonicalJson } from '../src/util/canonical-json.js';
 import { ROOT, runCli } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 /** A throwaway project: config + suite on the bundled excel server, so `schemas/` is written to a temp dir. */
 function project(): { dir: string; config: string; cache: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-schemas-'));
+  const dir = tempDir('tg-schemas-');
   writeFileSync(
     join(dir, 'sheets.yaml'),
     `name: sheets

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './cli-helpers.js';
+import { BIN, ROOT } from './cli-helpers.js';
 
 /**
  * `toolgauge serve mcp <name>` over stdio ends cleanly however it is told to: stdin closed by its client, or a
@@ -11,15 +10,7 @@ function serveThen(
   stop: 'SIGINT' | 'SIGTERM' | 'stdin-eof',
   http = false,
 ): Promise<{ code: number | null; signal: string | null }> {
-  const args = [
-    '--import',
-    'tsx',
-    join(ROOT, 'src/cli/main.ts'),
-    'serve',
-    'mcp',
-    'coder',
-    ...(http ? ['--http', '0'] : []),
-  ];
+  const args = [BIN, 'serve', 'mcp', 'coder', ...(http ? ['--http', '0'] : [])];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   // The line a client waits for before talking (or signalling): the stdio banner, or the HTTP URL.
   const ready = http ? / on http:\/\/127\.0\.0\.1:\d+\/mcp\n/ : /MCP server on stdio/;

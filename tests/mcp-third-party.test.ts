@@ -1,9 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const FS_TOOLS = [
   'create_directory',
@@ -28,7 +30,7 @@ const FS_TOOLS = [
  */
 describe('third-party MCP server (@modelcontextprotocol/server-filesystem) through a suite', () => {
   it('lists its tools into the catalog and runs real calls whose results reach the run log', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'tg-fs-'));
+    const out = tempDir('tg-fs-');
     const res = await runCli(['eval', '-c', join(FIXTURES, 'mcp-fs', 'fs.config.yaml'), '--out', out]);
     expect(res.code, res.stderr).toBe(0);
     const records = readRecords(join(runDirFrom(res.stderr), 'run.jsonl'));

@@ -1,14 +1,16 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 describe('toolgauge merge of an incomplete set of shards', () => {
   let out = '';
   let shards: string[] = [];
   beforeAll(async () => {
-    out = mkdtempSync(join(tmpdir(), 'tg-merge-partial-'));
+    out = tempDir('tg-merge-partial-');
     const cfg = join(FIXTURES, 'mini.config.yaml');
     const runs = await Promise.all(
       [1, 3].map((i) => runCli(['eval', '-c', cfg, '-q', '--shard', `${i}/3`, '--out', join(out, `s${i}`)])),

@@ -189,7 +189,7 @@ describe('catalog variants, sweeps and tool search through the real CLI', () => 
     const r = wrong[0] as CaseRecord;
     const g = grade(r, 'correct-arguments') as Grade;
     expect(g.pass).toBe(false);
-    const called = (g.data?.distractors as string[])[0] as string;
+    const called = ((g.data as Record<string, unknown>).distractors as string[])[0] as string;
     const exec = r.transcript.turns.flatMap((t) => t.executed).find((x) => x.tool === called);
     expect(exec).toMatchObject({ isError: true, result: expect.stringContaining('is not available right now') });
     // the persona gets worse with the catalog, and better behind a search

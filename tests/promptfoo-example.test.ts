@@ -1,11 +1,13 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PromptfooGradeContext } from '../src/export/promptfoo-case.js';
 import { getGrader } from '../src/graders/index.js';
 import { ROOT } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 import { HAVE_PROMPTFOO, runPromptfoo, SKIP_MESSAGE } from './promptfoo-helpers.js';
+
+const tempDir = useTempDirs();
 
 if (!HAVE_PROMPTFOO) console.warn(SKIP_MESSAGE);
 
@@ -32,7 +34,7 @@ const GRADER_OF: Record<string, string> = {
 
 describe.skipIf(!HAVE_PROMPTFOO)('promptfoo eval of examples/promptfoo (real promptfoo, offline)', () => {
   it('reports the passes and failures toolgauge graders give', { timeout: 180_000 }, async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'tg-pf-out-')), 'out.json');
+    const out = join(tempDir('tg-pf-out-'), 'out.json');
     const run = await runPromptfoo(
       ['eval', '--no-cache', '--no-write', '--no-share', '--no-table', '--no-progress-bar', '-o', out],
       join(ROOT, 'examples/promptfoo'),

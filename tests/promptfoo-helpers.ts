@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PROMPTFOO_BIN, promptfooEnv } from '../bench/paths.js';
 import { ROOT } from './cli-helpers.js';
+import { testTempDir } from './helpers/temp-dirs.js';
 
 // promptfoo lives in its own install (integrations/promptfoo); tests that need it skip when it is absent.
 // Skip only when the folder's install is absent; a broken install must fail, not skip.
@@ -22,7 +22,7 @@ export interface PromptfooRun {
  * Runs the real promptfoo CLI offline: telemetry, update checks and sharing off, its config and cache in a temp
  * folder. The integration loads toolgauge from the TypeScript sources (through tsx), so no build is needed.
  */
-export function runPromptfoo(args: string[], cwd: string, home = mkdtempSync(join(tmpdir(), 'tg-pf-home-'))) {
+export function runPromptfoo(args: string[], cwd: string, home = testTempDir('tg-pf-home-')) {
   const env = {
     ...promptfooEnv(home),
     TOOLGAUGE_ENTRY: join(ROOT, 'src/index.ts'),

@@ -1,10 +1,13 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 import { runCliAnywhere } from './run-cli-anywhere.js';
 import { type ServedLlm, serveLlmProcess } from './serve-llm-process.js';
+
+const tempDir = useTempDirs();
 
 /**
  * Provider options on the command line (`--provider-option KEY=VALUE`, checked by the providers' own option schema)
@@ -19,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => llm?.stop());
 
 function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-popt-'));
+  const dir = tempDir('tg-popt-');
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }
@@ -72,7 +75,7 @@ describe('--provider-option', () => {
     expect(res.code).toBe(0);
     const none = await runCliAnywhere(['eval', '--suite', 'excel'], dir);
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/toolgauge\.config\.yaml: config file not found; .*or give --suite and --provider/);
+    expect(none.stderr).toMatch(/no provider to run: no --provider given, and there is no config file \(looked for /);
   }, 60_000);
 
   it.each([

@@ -1,12 +1,14 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { ROOT, readRecords, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 import { runCliAnywhere } from './run-cli-anywhere.js';
 import { type ServedLlm, serveLlmProcess } from './serve-llm-process.js';
+
+const tempDir = useTempDirs();
 
 /**
  * Every recipe of docs/providers.md (docs/recipes/*.yaml) loads as it is written and runs through the real CLI against
@@ -21,10 +23,8 @@ let llm: ServedLlm;
 beforeAll(async () => {
   llm = await serveLlmProcess('oracle');
 }, 60_000);
-const outs: string[] = [];
 afterAll(() => {
   llm?.stop();
-  for (const out of outs) rmSync(out, { recursive: true, force: true });
 });
 
 interface Recipe {
@@ -52,6 +52,9 @@ describe('provider recipes (docs/recipes) against serve llm', () => {
     );
     const doc = readFileSync(join(ROOT, 'docs', 'providers.md'), 'utf8');
     for (const f of files) expect(doc, f).toContain(`recipes/${f}`);
+    // trying a recipe against the mock: the doc says how to lift its rpm, as this test does
+    const trying = doc.slice(doc.indexOf('## Trying a recipe without a model'));
+    expect(trying).toMatch(/--provider-option rpm=60000/);
   });
 
   it.each(files)(
@@ -62,8 +65,7 @@ describe('provider recipes (docs/recipes) against serve llm', () => {
       const id = typeof entry === 'string' ? entry : entry.id;
       // no key in any recipe: each names the variable it reads
       expect(readFileSync(join(RECIPES, file), 'utf8')).not.toMatch(/sk-|api_?key\s*:/i);
-      const out = mkdtempSync(join(tmpdir(), 'tg-recipe-'));
-      outs.push(out);
+      const out = tempDir('tg-recipe-');
       const res = await runCliAnywhere(
         [
           'eval',

@@ -1,9 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunRecord } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const args = { filepath: 'test.xlsx', sheet_name: 'Sheet1' };
 const lines = [
@@ -19,7 +21,7 @@ const lines = [
  * format it did not know yet): the stored parse of every reply is emptied.
  */
 async function staleGradeRun(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-reparse-'));
+  const dir = tempDir('tg-reparse-');
   const outputs = join(dir, 'outputs.jsonl');
   writeFileSync(outputs, lines.map((l) => JSON.stringify(l)).join('\n'));
   const graded = await runCli([
@@ -63,7 +65,7 @@ describe('toolgauge regrade reads stored replies again with the current parser',
   it('a run of grade is parsed again by default: the call the stale reading missed is graded', async () => {
     const runDir = await staleGradeRun();
     expect(verdicts(runDir)).toMatchObject({ 'read-sheet-zh:correct-arguments': false });
-    const out = join(mkdtempSync(join(tmpdir(), 'tg-reparse-out-')), 'regraded');
+    const out = join(tempDir('tg-reparse-out-'), 'regraded');
     const r = await runCli(['regrade', runDir, '--out', out]);
     expect(r.stderr).toContain(
       'regrade: 1 record(s) whose replies the current parser reads differently than the run did',
@@ -80,7 +82,7 @@ describe('toolgauge regrade reads stored replies again with the current parser',
 
   it('--no-reparse grades the stored readings as they are', async () => {
     const runDir = await staleGradeRun();
-    const out = join(mkdtempSync(join(tmpdir(), 'tg-reparse-out-')), 'regraded');
+    const out = join(tempDir('tg-reparse-out-'), 'regraded');
     const r = await runCli(['regrade', runDir, '--out', out, '--no-reparse']);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain('parsed again');

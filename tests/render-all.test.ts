@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderers } from '../renderers/index.js';
@@ -12,6 +11,9 @@ import type { RenderedRequest } from '../src/contracts/renderer.js';
 import { resolveStrategies, type Strategy } from '../src/plugins/index.js';
 import { renderCase } from '../src/render/render-case.js';
 import { ROOT } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 /**
  * Issue 4: `toolgauge render` works for every bundled suite × case × renderer (plus option variants) × provider
@@ -111,7 +113,7 @@ beforeAll(async () => {
   suites = SUITES.map((f) => loadSuite(f));
   strategies = await resolveStrategies(ENTRIES, ROOT, (i) => `ENTRIES[${i}]`);
   // The schema cache lives beside the config: `schemas refresh` writes it into a temp dir, rendered from there.
-  work = mkdtempSync(join(tmpdir(), 'tg-render-'));
+  work = tempDir('tg-render-');
   const config = join(work, 'toolgauge.config.yaml');
   writeFileSync(config, `suites: [${SUITES.join(', ')}]\nrenderers: [cached-schemas]\nproviders: [sim:oracle]\n`);
   const refreshed = await captured(() => schemasCommand('refresh', { config }));

@@ -102,7 +102,7 @@ describe('cache drift, prompt size and simulated labels in the run log and summa
     const summary = readFileSync(join(runDir, 'summary.md'), 'utf8');
     const driftLines = summary.split('\n').filter((l) => l.includes('Schema cache drift'));
     expect(driftLines).toEqual([
-      `**Schema cache drift** in suite mini: the cache differs from the live server (+excel/${second!.name}, -excel/retired_tool, ~excel/${first!.name}); run \`toolgauge schemas refresh\`.`,
+      `**Schema cache drift** in suite mini: the cache differs from the live server (\`+excel/${second!.name}, -excel/retired_tool, ~excel/${first!.name}\`); run \`toolgauge schemas refresh\`.`,
     ]);
 
     // Prompt size per renderer sits next to the pass rates, and every simulated row says so.

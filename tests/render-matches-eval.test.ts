@@ -1,13 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 describe('toolgauge render prints what eval sends (one renderCase, real CLI)', () => {
   it('for each renderer, the printed request equals the first request of the same case in an eval run log', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'tg-render-eval-'));
+    const out = tempDir('tg-render-eval-');
     const renderers = ['names-only', 'full-details', 'native-functions', 'cached-schemas'];
     const evalRun = await runCli([
       'eval',

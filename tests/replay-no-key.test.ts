@@ -1,11 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLlmMock } from '../mock-servers/llm/index.js';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
 import { callMetadataOnce } from './helpers/responders.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const KEYS = { TG_NOKEY_OPENAI: 'sk-toolgauge-nokey-openai-5151', TG_NOKEY_ANTHROPIC: 'sk-toolgauge-nokey-ant-5252' };
 
@@ -16,7 +18,7 @@ const cases = (dir: string) => readRecords(join(dir, 'run.jsonl')).filter((r): r
  * the replayed run needs neither, while a live run without its key is still refused.
  */
 describe('--replay needs no API key (real CLI, real SDKs, wire mock)', () => {
-  const work = mkdtempSync(join(tmpdir(), 'tg-replay-nokey-'));
+  const work = tempDir('tg-replay-nokey-');
   let config = '';
   let recordedDir = '';
 

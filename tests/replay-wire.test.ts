@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Responder, startLlmMock } from '../mock-servers/llm/index.js';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const SECRET = 'sk-toolgauge-replay-secret-4242';
 
@@ -27,7 +29,7 @@ const gradesByKey = (records: CaseRecord[]) =>
  * closed: any connection attempt would fail, so identical grades with no errors prove the replay made none.
  */
 describe('cassettes: record live, replay offline (real CLI, real SDK, wire mock)', () => {
-  const work = mkdtempSync(join(tmpdir(), 'tg-replay-'));
+  const work = tempDir('tg-replay-');
   const config = (port: number, extra = '') => {
     const file = join(work, `config-${port}${extra ? '-x' : ''}.yaml`);
     writeFileSync(

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HtmlCaseData, MemoryOut } from '../src/report/html-data.js';
@@ -8,8 +7,11 @@ import { loadRun } from '../src/run-log/load-run.js';
 import { caseRecords } from '../src/run-log/reader.js';
 import { reportData } from './helpers/report-data.js';
 import { passingCases, writeSyntheticRun } from './helpers/synthetic-run.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-html-data-'));
+const tempDir = useTempDirs();
+
+const dir = tempDir('tg-html-data-');
 const G = ['parseable', 'correct-arguments'];
 
 async function collect(maxDetails: number, chunkSize: number) {

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startLlmMock } from '../mock-servers/llm/index.js';
@@ -7,6 +6,9 @@ import type { RunJson } from '../src/report/json.js';
 import type { CaseRecord } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
 import { callMetadataOnce } from './helpers/responders.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const KEYS = { TG_USAGE_OPENAI: 'sk-toolgauge-usage-openai-7171', TG_USAGE_ANTHROPIC: 'sk-toolgauge-usage-ant-7272' };
 
@@ -17,7 +19,7 @@ const KEYS = { TG_USAGE_OPENAI: 'sk-toolgauge-usage-openai-7171', TG_USAGE_ANTHR
  * report.html beside the local estimate.
  */
 describe('provider-reported token usage with prompt-cache reads and writes', () => {
-  const work = mkdtempSync(join(tmpdir(), 'tg-usage-'));
+  const work = tempDir('tg-usage-');
   afterAll(() => {
     for (const k of Object.keys(KEYS)) delete process.env[k];
   });

@@ -1,18 +1,19 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scriptJson } from '../src/report/html-data.js';
 import { heatPosition, heatStyle } from '../src/report/html-heat.js';
 import { tradeoffSvg } from '../src/report/html-tradeoff.js';
+import { signFlipTest } from '../src/report/sign-flip.js';
 import { mcnemarExact } from '../src/report/stats.js';
 import { compareStrategies, pairedDiffInterval } from '../src/report/strategy-comparison.js';
 import { renderSummary } from '../src/report/summary.js';
 import { paretoFront, tradeoffPoints } from '../src/report/tradeoff.js';
 import { loadRun } from '../src/run-log/load-run.js';
 import { passingCases, writeSyntheticRun } from './helpers/synthetic-run.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-strategies-'));
+const tempDir = useTempDirs();
+
+const dir = tempDir('tg-strategies-');
 const G = ['parseable', 'correct-arguments'];
 
 async function run() {
@@ -43,9 +44,51 @@ describe('strategy comparison per provider', () => {
     expect(lo).toBeLessThan(-0.6);
     expect(hi).toBeGreaterThan(-0.6);
     expect(hi).toBeLessThan(0);
-    // the oracle ties: the cheaper strategy is its best (equal prompt tokens here: the first listed), no difference
+    expect(guesser?.rows.find((r) => r.renderer === 'full-details')).toMatchObject({ best: true, tie: false });
+    // the oracle ties at 100%: no best; the cheaper strategy is the reference (equal tokens here: the first listed)
     const oracle = all.find((c) => c.provider === 'sim:oracle' && c.grader === 'correct-arguments');
-    expect(oracle?.rows.find((r) => !r.best)?.vsBest).toMatchObject({ diff: 0, p: 1, significant: false });
+    expect(oracle?.best).toBeNull();
+    expect(oracle?.reference).toBe('full-details');
+    expect(oracle?.rows.map((r) => [r.best, r.tie])).toEqual([
+      [false, true],
+      [false, true],
+    ]);
+    expect(oracle?.rows.find((r) => !r.reference)?.vsBest).toMatchObject({ diff: 0, p: 1, significant: false });
+  });
+
+  it('repeats of a case are one unit: whole cases that flip are not counted as independent pairs', async () => {
+    // 10 repeats; 12 cases pass every repeat with full details only, 8 with names only: 120 vs 80 discordant trials
+    // (exact McNemar on trials: p ≈ 0.006), but only 12 vs 8 cases moved (sign-flip on cases: p ≈ 0.5)
+    const cases = [];
+    for (let i = 0; i < 20; i++)
+      for (let repeat = 0; repeat < 10; repeat++)
+        for (const renderer of ['full-details', 'names-only'])
+          cases.push({
+            case: `c${i}`,
+            renderer,
+            provider: 'sim:guesser',
+            repeat,
+            pass: { 'correct-arguments': i < 12 === (renderer === 'full-details') },
+          });
+    const runDir = writeSyntheticRun(dir, 'repeats', cases, { repeats: 10 });
+    const agg = (await loadRun(runDir)).aggregate;
+    const cmp = compareStrategies(agg).find((c) => c.grader === 'correct-arguments');
+    const names = cmp?.rows.find((r) => r.renderer === 'names-only');
+    expect(names?.vsBest).toMatchObject({ pairs: 200, cases: 20, onlyThis: 80, onlyBest: 120, significant: false });
+    expect(names?.vsBest?.p).toBe(
+      signFlipTest(
+        new Map([
+          [1, 8],
+          [-1, 12],
+        ]),
+      ),
+    );
+    expect(names?.vsBest?.p).toBeGreaterThan(0.4);
+    expect(mcnemarExact(80, 120)).toBeLessThan(0.01);
+    // the interval is the per-case mean difference's: much wider than a trial-level interval would be
+    const [lo, hi] = names?.vsBest?.ci95 ?? [0, 0];
+    expect(lo).toBeLessThan(-0.6);
+    expect(hi).toBeGreaterThan(0.2);
   });
 
   it("Newcombe's paired interval holds the difference and mirrors when the strategies swap", () => {
@@ -71,6 +114,26 @@ describe('strategy comparison per provider', () => {
     expect(md).toContain('### sim:guesser (simulated)');
     expect(md).toMatch(/\| names-only \| 120 \| .*30% · \*\*−60\.0 \[−\d+\.\d, −\d+\.\d\]\*\* p=0\.031/);
     expect(md).toContain('| full-details | 120 | **90%** ★ best');
+    // a tie at 100% (or 0%) marks no best
+    const oracle = md.slice(md.indexOf('### sim:oracle'));
+    expect(oracle).toContain('| full-details | 120 | 100% · tie | 100% · tie |');
+    expect(oracle).toContain('| names-only | 120 | 100% · tie | 100% · tie |');
+    expect(oracle).not.toContain('★ best');
+  });
+
+  it('marks no best for a single strategy, nor for strategies all at 0%', async () => {
+    const runDir = writeSyntheticRun(dir, `single-${Math.random().toString(36).slice(2)}`, [
+      ...passingCases(5, 0, G, { renderer: 'names-only', provider: 'sim:guesser' }),
+      ...passingCases(5, 0, G, { renderer: 'names-only', provider: 'sim:stopper' }),
+      ...passingCases(5, 0, G, { renderer: 'full-details', provider: 'sim:stopper' }),
+    ]);
+    const agg = (await loadRun(runDir)).aggregate;
+    const all = compareStrategies(agg);
+    expect(all.every((c) => c.best === null)).toBe(true);
+    const md = renderSummary(agg, { runDir: 'reports/x', interrupted: false });
+    expect(md).not.toContain('★ best');
+    expect(md).toContain('| names-only | 120 | 0% | 0% |');
+    expect(md).toContain('| full-details | 120 | 0% · tie | 0% · tie |');
   });
 });
 

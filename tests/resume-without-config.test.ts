@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { finished, waitFor } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 import { CLI_WORDS, runCliAnywhere } from './run-cli-anywhere.js';
+
+const tempDir = useTempDirs();
 
 const cases = (log: string) => (existsSync(log) ? (readFileSync(log, 'utf8').match(/"type":"case"/g)?.length ?? 0) : 0);
 
@@ -13,7 +15,7 @@ const cases = (log: string) => (existsSync(log) ? (readFileSync(log, 'utf8').mat
  * with SIGINT; returns the folder and the run log.
  */
 async function interruptedRun(args: string[], atLeast: number): Promise<{ dir: string; log: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-resume-noconf-'));
+  const dir = tempDir('tg-resume-noconf-');
   const [node, ...rest] = CLI_WORDS as [string, ...string[]];
   const child = spawn(node, [...rest, 'eval', ...args], {
     cwd: dir,

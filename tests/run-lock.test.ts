@@ -1,15 +1,18 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeRecords } from '../src/run-log/reader.js';
 import type { CaseRecord, RunRecord } from '../src/run-log/schema.js';
 import { RUN_LOCK_FILE } from '../src/util/run-lock.js';
 import { caseCount, FIXTURES, finished, runCli, runDirFrom, startCli, waitFor } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 /** A config whose 12 cases take ~400 ms each, one at a time: a run lasts long enough for a second process to meet it. */
 function slowConfig(): { config: string; out: string } {
-  const out = mkdtempSync(join(tmpdir(), 'tg-lock-'));
+  const out = tempDir('tg-lock-');
   const config = join(out, 'slow.config.yaml');
   writeFileSync(
     config,

@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readRunLog } from '../src/run-log/reader.js';
@@ -7,6 +6,9 @@ import type { CaseRecord, RunHeader, RunRecord } from '../src/run-log/schema.js'
 import { jsonText } from '../src/util/json-text.js';
 import { FIXTURES, runCli, runDirFrom } from './cli-helpers.js';
 import { reportData } from './helpers/report-data.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 /*
  * tests/fixtures/run-log-v1/: the two shards (--shard 1/2, 2/2) of one real run written in run-log format
@@ -55,7 +57,7 @@ function copyFixture(work: string): void {
 }
 
 describe('a run log of format toolgauge.run/1 (tests/fixtures/run-log-v1) is still read by every command', () => {
-  const work = mkdtempSync(join(tmpdir(), 'tg-run-log-v1-'));
+  const work = tempDir('tg-run-log-v1-');
   const merged = join(work, 'merged');
   let original: CaseRecord[] = [];
 
@@ -145,7 +147,18 @@ describe('a run log of format toolgauge.run/1 (tests/fixtures/run-log-v1) is sti
     expect([0, 1]).toContain(res.code);
     const failing = original.filter((r) => r.error || r.grades.some((g) => !g.pass)).map((r) => r.key);
     expect(failing.length).toBeGreaterThan(0);
-    expect((await cases(runDirFrom(res.stderr))).map((r) => r.key).sort()).toEqual(failing.sort());
+    const replayed = await cases(runDirFrom(res.stderr));
+    expect(replayed.map((r) => r.key).sort()).toEqual(failing.sort());
+    // the first line counts the subset, not the plan; the last says how many still fail
+    expect(res.stderr).toMatch(
+      new RegExp(
+        `^toolgauge: ${failing.length} of the \\d+ cases of 1 suite.* \\(the cases that failed in \\S+\\) → `,
+        'm',
+      ),
+    );
+    const still = replayed.filter((r) => r.error || r.grades.some((g) => !g.pass)).length;
+    expect(res.stderr).toMatch(/^replay: \d+ of \d+ replayed cases still fail \(were failing in \S+\)$/m);
+    expect(res.stderr).toContain(`replay: ${still} of ${failing.length} replayed cases still fail (were failing in `);
   }, 120_000);
 
   it('export promptfoo: a result per case record', async () => {

@@ -1,11 +1,13 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readRunLog } from '../src/run-log/reader.js';
 import type { CaseRecord, RunRecord } from '../src/run-log/schema.js';
 import { RunLogWriter } from '../src/run-log/writer.js';
 import { FIXTURES } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 /*
  * tests/fixtures/run-log-v2-full/run.jsonl was written by the run-log writer of format 2 as it was before packing
@@ -43,7 +45,7 @@ describe('run logs of format 2 written before packing', () => {
 
   it('written again by this writer (as merge and regrade do), are packed and read back the same', async () => {
     const read = await records(join(DIR, 'run.jsonl'));
-    const file = join(mkdtempSync(join(tmpdir(), 'tg-v2-full-')), 'run.jsonl');
+    const file = join(tempDir('tg-v2-full-'), 'run.jsonl');
     const w = new RunLogWriter(file);
     for (const r of read) w.write(r);
     w.close();

@@ -1,10 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readRunLog } from '../src/run-log/reader.js';
 import { type CaseRecord, RUN_LOG_FORMAT, type RunHeader, type RunRecord } from '../src/run-log/schema.js';
 import { FIXTURES, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 /* The eval of tests/fixtures/run-log-v1/shard-1 (format 1), run again today: written in format 2. */
 const CASES = ['get-income-tax-rate', 'get-income-tax-rate-zh', 'set-income-tax-rate', 'list-presets'];
@@ -45,7 +47,7 @@ const csvRows = (dir: string) =>
     .sort();
 
 describe('run-log format 2: prompts and tool lists stored once per run', () => {
-  const work = mkdtempSync(join(tmpdir(), 'tg-run-log-v2-'));
+  const work = tempDir('tg-run-log-v2-');
   let runDir = '';
 
   beforeAll(async () => {

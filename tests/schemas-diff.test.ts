@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toolChanges } from '../src/catalog/schema-diff.js';
 import type { ToolDef } from '../src/contracts/tool.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 import { runCliAnywhere } from './run-cli-anywhere.js';
+
+const tempDir = useTempDirs();
 
 interface CacheFile {
   tools: ToolDef[];
@@ -17,7 +19,7 @@ type Props = Record<string, Record<string, unknown>>;
  */
 describe('toolgauge schemas diff', () => {
   it('names each change of each tool: description, parameter added or removed, type, enum, required', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tg-schemas-'));
+    const dir = tempDir('tg-schemas-');
     writeFileSync(join(dir, 'toolgauge.config.yaml'), 'suites: [excel]\nproviders: [sim:oracle]\n');
     const refresh = await runCliAnywhere(['schemas', 'refresh'], dir);
     expect(refresh.stdout).toMatch(/excel: 25 tools → schemas\/excel\.json/);

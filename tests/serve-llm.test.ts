@@ -217,6 +217,8 @@ describe('toolgauge serve llm --persona', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('unknown simulated persona "sim:nobody"');
     expect(result.stderr).not.toContain('sim:sim:');
-    expect(result.stderr).toContain('valid: sim:oracle, sim:guesser, sim:fence-wrapper, sim:stopper, sim:noisy');
+    expect(result.stderr).toContain(
+      'valid: sim:oracle, sim:guesser, sim:fence-wrapper, sim:stopper, sim:noisy, sim:detour',
+    );
   }, 60_000);
 });

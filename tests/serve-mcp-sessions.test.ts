@@ -1,24 +1,12 @@
-import type { ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { finished, startCli } from './cli-helpers.js';
+import { type ServedMcp, serveMcpHttp } from './helpers/serve-mcp-http.js';
 
-/** Starts `toolgauge serve mcp <name> --http 0` and resolves with the URL its banner names. */
-async function serveOverHttp(name: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = startCli(['serve', 'mcp', name, '--http', '0']);
-  let stderr = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr?.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      const m = / on (http:\/\/\S+\/mcp)\nevery MCP session starts from a fresh server state/.exec(stderr);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`serve mcp ${name} exited (${code}): ${stderr}`)));
-  });
-  return { child, url };
-}
+/** `serve mcp <name> --http 0`, ready once its banner names the URL and says each session starts fresh. */
+const serveOverHttp = (name: string) =>
+  serveMcpHttp(name, / on (http:\/\/\S+\/mcp)\nevery MCP session starts from a fresh server state/);
 
 /** One MCP session: a new SDK client over Streamable HTTP. */
 async function session(url: string, name: string): Promise<Client> {
@@ -74,19 +62,15 @@ const servers: {
 ];
 
 describe('toolgauge serve mcp <name> --http: one fresh server state per MCP session', () => {
-  let child: ChildProcess | undefined;
+  let served: ServedMcp | undefined;
   afterEach(async () => {
-    if (!child) return;
-    const done = finished(child);
-    child.kill('SIGTERM');
-    await done;
-    child = undefined;
+    await served?.stop();
+    served = undefined;
   });
 
   for (const server of servers) {
     it(`${server.name}: what one session changed, the next session does not see`, async () => {
-      const served = await serveOverHttp(server.name);
-      child = served.child;
+      served = await serveOverHttp(server.name);
       const a = await session(served.url, 'a');
       const changed = await server.change(a);
       const b = await session(served.url, 'b');

@@ -1,9 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter, RunHeader } from '../src/run-log/schema.js';
 import { FIXTURES, readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 const cases = (dir: string) => readRecords(join(dir, 'run.jsonl')).filter((r): r is CaseRecord => r.type === 'case');
 const gradesByKey = (records: CaseRecord[]) =>
@@ -11,7 +13,7 @@ const gradesByKey = (records: CaseRecord[]) =>
 
 describe('--shard i/n and toolgauge merge (real CLI processes)', () => {
   it('three shards partition the plan by case, and their merge grades exactly like the unsharded run', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'tg-shard-'));
+    const out = tempDir('tg-shard-');
     const cfg = join(FIXTURES, 'mini.config.yaml');
     const args = ['eval', '-c', cfg, '--repeat', '2', '-q'];
     const [full, ...shards] = await Promise.all([

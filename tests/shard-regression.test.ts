@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunRecord } from '../src/run-log/schema.js';
 import { readRecords, runCli, runDirFrom } from './cli-helpers.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
+
+const tempDir = useTempDirs();
 
 /** A config over the bundled excel suite, one renderer, one provider shown under the label `model`. */
 function writeConfig(dir: string, provider: string): string {
@@ -30,9 +32,9 @@ const REGRESSION = 'gate: REGRESSION correct-arguments in names-only × model';
 
 /** A folder with a config whose committed baseline is a run of sim:oracle (every case passes). */
 async function withBaseline(): Promise<{ dir: string; cfg: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-shard-regression-'));
+  const dir = tempDir('tg-shard-regression-');
   const cfg = writeConfig(dir, 'sim:oracle');
-  // (the CLI runs in the checkout, where tsx resolves; every path is absolute)
+  // (the CLI runs in the checkout; every path is absolute)
   const base = await runCli(['eval', '-c', cfg, '-q']);
   expect(base.code).toBe(0);
   const promoted = await runCli(['baseline', 'update', runDirFrom(base.stderr), '-c', cfg]);

@@ -38,6 +38,13 @@ const FAMILIES: ModelFormat[] = [
   'invoke-xml',
   'tool-named-xml',
   'openai-json',
+  'apertus',
+  'lfm2',
+  'minicpm',
+  'minimax',
+  'name-json',
+  'solar',
+  'gigachat',
 ];
 
 interface Row {

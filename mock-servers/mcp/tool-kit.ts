@@ -1,5 +1,13 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { JSONSchema } from '../../src/contracts/json-schema.js';
 
@@ -39,7 +47,16 @@ export interface MockServerOptions<S> {
   createState(): S;
   /** Page size for tools/list (default: all tools in one page). */
   pageSize?: number;
+  /**
+   * The state view: a read-only JSON picture of what the tools changed (parameters, cells, files), published as the
+   * resource {@link STATE_VIEW_URI} for the harness to read after a case (`expect.state`). Never a tool: a model is
+   * not shown it.
+   */
+  stateView?(state: S): unknown;
 }
+
+/** The URI a server publishes its state view under (any MCP server may publish one; docs/multi-turn.md). */
+export const STATE_VIEW_URI = 'toolgauge://state';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 
@@ -55,10 +72,11 @@ export function createMockServer<S>(options: MockServerOptions<S>): Server {
     }
     return v;
   };
+  const view = options.stateView;
   const server = new Server(
     { name: options.name, version: options.version },
     {
-      capabilities: { tools: { listChanged: false } },
+      capabilities: { tools: { listChanged: false }, ...(view ? { resources: {} } : {}) },
       ...(options.instructions ? { instructions: options.instructions } : {}),
     },
   );
@@ -76,6 +94,21 @@ export function createMockServer<S>(options: MockServerOptions<S>): Server {
     const end = start + pageSize;
     return { tools: listed.slice(start, end), ...(end < listed.length ? { nextCursor: String(end) } : {}) };
   });
+
+  if (view) {
+    const resource = {
+      uri: STATE_VIEW_URI,
+      name: 'state',
+      description: `What the tools of ${options.name} changed, as JSON (read by the harness after a case)`,
+      mimeType: 'application/json',
+    };
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [resource] }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      if (request.params.uri !== STATE_VIEW_URI)
+        throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${request.params.uri}`);
+      return { contents: [{ uri: STATE_VIEW_URI, mimeType: 'application/json', text: JSON.stringify(view(state)) }] };
+    });
+  }
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);

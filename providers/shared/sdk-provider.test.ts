@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startLlmMock } from '../../mock-servers/llm/index.js';
 import type { FaultPlan, LlmMockHandle, Responder } from '../../mock-servers/llm/types.js';
 import { ToolgaugeError } from '../../src/errors.js';
@@ -131,7 +131,9 @@ describe('retries, timeouts and typed errors through the real SDKs', () => {
     const provider = openaiFactory.create('m', { baseURL: `${m.url}/v1`, maxRetries: 3 }, { env });
     const controller = new AbortController();
     const pending = provider.generate(firstTurn(), controller.signal);
-    setTimeout(() => controller.abort(), 50);
+    // Aborted while the mock holds the request (not after a fixed delay, which on a busy machine can come first).
+    await vi.waitFor(() => expect(m.requests).toHaveLength(1), { timeout: 4_000 });
+    controller.abort();
     expect((await caught(pending)).code).toBe('ABORTED');
     expect(m.requests).toHaveLength(1);
   });

@@ -11,7 +11,8 @@ function summarize(text: string): string {
 /** The answer after results: cites every expected fact that the results contain, plus a short summary. */
 export function finalAnswer(view: RequestView, answerMentions: string[]): string {
   const results: FedResult[] = view.results.length > 0 ? view.results : view.latest;
-  const all = results.map((r) => r.content).join('\n');
+  // a fact may come from an earlier message's results (a follow-up question about them)
+  const all = view.allResults.map((r) => r.content).join('\n');
   const facts = answerMentions.filter((m) => m && all.includes(m));
   const failed = results.filter((r) => r.isError);
   const lines: string[] = [];

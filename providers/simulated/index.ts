@@ -1,5 +1,6 @@
 import type { ModelRequest, Provider, ProviderFactory } from '../../src/contracts/index.js';
 import { ToolgaugeError } from '../../src/errors.js';
+import { detour } from './detour.js';
 import { fenceWrapper } from './fence-wrapper.js';
 import { guesser } from './guesser.js';
 import { noisy } from './noisy.js';
@@ -19,6 +20,7 @@ export const personas = {
   stopper,
   noisy,
   selector,
+  detour,
 } satisfies Record<string, Persona>;
 
 export type PersonaName = keyof typeof personas;

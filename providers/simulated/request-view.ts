@@ -17,13 +17,15 @@ export interface RequestView {
   afterResults: boolean;
   /** Results of the latest batch (empty before any call). Searches (a tool-search request's) are not results. */
   latest: FedResult[];
-  /** Every result fed back so far, searches aside. */
+  /** Every result fed back since the latest user message (all of them, in a one-message case), searches aside. */
   results: FedResult[];
+  /** Every result fed back in the whole conversation, searches aside. */
+  allResults: FedResult[];
   /** The request's search tool (a tool-search strategy), if any. */
   searchTool: string | undefined;
-  /** What the searches made so far returned, in order. */
+  /** What the searches made so far in the whole conversation returned, in order (what they loaded stays loaded). */
   searches: FedResult[];
-  /** Searches since the last tool result: the tries spent on the tool needed now. */
+  /** Searches since the last tool result or user message: the tries spent on the tool needed now. */
   searchesSinceResult: number;
   /** The name to call `tool` by, or null when the request does not reveal the tool. */
   callName(tool: string): string | null;
@@ -93,6 +95,7 @@ class LazyRequestView implements RequestView {
   private fencesMemo: boolean | undefined;
   private latestMemo: FedResult[] | undefined;
   private resultsMemo: FedResult[] | undefined;
+  private allResultsMemo: FedResult[] | undefined;
 
   readonly searchTool: string | undefined;
   private searchesMemo: FedResult[] | undefined;
@@ -116,7 +119,7 @@ class LazyRequestView implements RequestView {
   get searchesSinceResult(): number {
     if (!this.searchTool) return 0;
     let n = 0;
-    for (const r of this.all) n = r.name === this.searchTool ? n + 1 : 0;
+    for (const r of allResults(this.request.messages, true)) n = r.name === this.searchTool ? n + 1 : 0;
     return n;
   }
 
@@ -141,8 +144,13 @@ class LazyRequestView implements RequestView {
   }
 
   get results(): FedResult[] {
-    this.resultsMemo ??= this.withoutSearches(this.all);
+    this.resultsMemo ??= this.withoutSearches(allResults(this.request.messages, true));
     return this.resultsMemo;
+  }
+
+  get allResults(): FedResult[] {
+    this.allResultsMemo ??= this.withoutSearches(this.all);
+    return this.allResultsMemo;
   }
 
   private withoutSearches(results: FedResult[]): FedResult[] {

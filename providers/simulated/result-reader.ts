@@ -49,10 +49,31 @@ export function latestResults(messages: Message[]): FedResult[] {
   return out;
 }
 
-/** Every result fed back so far, in order (how many calls were already executed). */
-export function allResults(messages: Message[]): FedResult[] {
+/**
+ * Whether a user message is the user speaking, not tool results fed back: in a conversation of several user messages,
+ * each one starts a new task.
+ */
+export function isUserPrompt(m: Message): boolean {
+  return m.role === 'user' && !m.content.startsWith('<tool_result');
+}
+
+/**
+ * Every result fed back so far, in order (how many calls were already executed). With `sinceLastPrompt`, only those
+ * after the latest user message (the results of the task being answered).
+ */
+export function allResults(messages: Message[], sinceLastPrompt = false): FedResult[] {
   const out: FedResult[] = [];
-  for (const m of messages) {
+  let from = 0;
+  if (sinceLastPrompt) {
+    for (let i = messages.length - 1; i >= 0; i--) {
+      if (isUserPrompt(messages[i] as Message)) {
+        from = i + 1;
+        break;
+      }
+    }
+  }
+  for (let i = from; i < messages.length; i++) {
+    const m = messages[i] as Message;
     if (m.role === 'tool') out.push({ name: m.name, content: m.content, isError: m.isError === true });
     else if (m.role === 'user') out.push(...blocksIn(m.content));
   }

@@ -52,11 +52,24 @@ export function verdictOf(code) {
   }
 }
 
-/** The command that runs toolgauge, as words (install.mjs chose it; TOOLGAUGE_CMD is a JSON array). */
-export function toolgaugeCommand() {
-  const raw = process.env.TOOLGAUGE_CMD;
-  if (!raw) throw new Error('TOOLGAUGE_CMD is not set: the install step did not run');
-  const words = JSON.parse(raw);
-  if (!Array.isArray(words) || words.length === 0) throw new Error(`TOOLGAUGE_CMD is not a list of words: ${raw}`);
-  return words.map(String);
+/** What to set when TOOLGAUGE_CMD is missing or malformed (docs/ci.md, "The GitHub Action"). */
+const CMD_HELP =
+  'it is set by the install step (scripts/action/install.mjs); to run this step on its own, set TOOLGAUGE_CMD to the command as a JSON array of words, e.g. TOOLGAUGE_CMD=\'["npx","toolgauge"]\' (docs/ci.md)';
+
+/**
+ * The command that runs toolgauge, as words (install.mjs chose it; TOOLGAUGE_CMD is a JSON array), or why there is
+ * none: `{ words }` or `{ problem }`, a line to show instead of a stack trace.
+ */
+export function toolgaugeCommand(raw = process.env.TOOLGAUGE_CMD) {
+  if (!raw) return { problem: `TOOLGAUGE_CMD is not set: ${CMD_HELP}` };
+  let words;
+  try {
+    words = JSON.parse(raw);
+  } catch {
+    words = undefined;
+  }
+  if (!Array.isArray(words) || words.length === 0 || !words.every((w) => typeof w === 'string' && w !== '')) {
+    return { problem: `TOOLGAUGE_CMD is not a JSON array of words (${JSON.stringify(raw.slice(0, 80))}): ${CMD_HELP}` };
+  }
+  return { words };
 }

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { exportVariable, input } from './action-io.mjs';
+import { exportVariable, input, toolgaugeCommand } from './action-io.mjs';
 
 const actionRoot = resolve(input('ACTION_PATH', join(import.meta.dirname, '..', '..')));
 const mode = input('INSTALL', 'auto');
@@ -17,7 +17,14 @@ if (!['auto', 'project', 'action'].includes(mode)) {
 }
 
 function choose() {
-  if (process.env.TOOLGAUGE_CMD && mode === 'auto') return JSON.parse(process.env.TOOLGAUGE_CMD);
+  if (process.env.TOOLGAUGE_CMD && mode === 'auto') {
+    const given = toolgaugeCommand();
+    if (given.problem) {
+      console.error(`::error::toolgauge action: ${given.problem}`);
+      process.exit(2);
+    }
+    return given.words;
+  }
   const projectBin = resolve('node_modules', '.bin', 'toolgauge');
   if (mode !== 'action' && existsSync(projectBin)) return [projectBin];
   if (mode === 'project') {

@@ -54,7 +54,9 @@ args.push(...extra);
 
 mkdirSync(out, { recursive: true });
 const before = new Set(runDirs(out, 1));
-const [bin, ...rest] = toolgaugeCommand();
+const cmd = toolgaugeCommand();
+if (cmd.problem) refuse(cmd.problem);
+const [bin, ...rest] = cmd.words;
 // The summary step writes the step summary (with the verdict on top): the CLI is not to append its own as well.
 const env = { ...process.env };
 delete env.GITHUB_STEP_SUMMARY;

@@ -5,6 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { builtinServers } from '../../mock-servers/mcp/index.js';
+import { STATE_VIEW_URI } from '../../mock-servers/mcp/tool-kit.js';
 import type { ServerSpec } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { errorMessage, ToolgaugeError } from '../errors.js';
@@ -51,12 +52,18 @@ export interface McpConnection {
     timeoutMs: number,
     cancel?: Cancellation,
   ): Promise<ToolCallOutcome>;
+  /**
+   * The server's state view (the resource {@link STATE_VIEW_URI}, JSON), read after a case: `{ value }`, or `{ error }`
+   * when the server publishes none or its text is not JSON. A failed request is an infrastructure error (it throws).
+   */
+  readState(timeoutMs: number, cancel?: Cancellation): Promise<{ value: unknown } | { error: string }>;
   /** False once the transport closed or a call hung: the pool replaces it before the next case. */
   healthy(): boolean;
   close(): Promise<void>;
 }
 
 const CLIENT_INFO = { name: 'toolgauge', version: '0.1.0' };
+
 const STDERR_TAIL = 2000;
 
 /**
@@ -211,6 +218,34 @@ export async function connectServer(
             tool,
           })
         );
+      }
+    },
+    async readState(timeoutMs, cancel) {
+      if (!client.getServerCapabilities()?.resources)
+        return {
+          error: `MCP server '${name}' publishes no state view (resource ${STATE_VIEW_URI}); read the state with a probe`,
+        };
+      let text: string | undefined;
+      try {
+        const read = await client.readResource({ uri: STATE_VIEW_URI }, options(timeoutMs, cancel));
+        const first = read.contents[0];
+        text = first && 'text' in first && typeof first.text === 'string' ? first.text : undefined;
+      } catch (e) {
+        // a server with resources but without this one answers with an error: the view is not there
+        if (e instanceof McpError && e.code !== ErrorCode.RequestTimeout && !cancel?.signal.aborted)
+          return { error: `MCP server '${name}' has no state view (${STATE_VIEW_URI}): ${errorMessage(e)}` };
+        throw (
+          failure(e, `resources/read ${STATE_VIEW_URI}`, timeoutMs, 'timeouts.toolMs', cancel) ??
+          new ToolgaugeError('SERVER_CRASH', `MCP server '${name}' failed reading its state view: ${errorMessage(e)}`, {
+            server: name,
+          })
+        );
+      }
+      if (text === undefined) return { error: `MCP server '${name}' sent its state view without text` };
+      try {
+        return { value: JSON.parse(text) as unknown };
+      } catch {
+        return { error: `MCP server '${name}' sent a state view that is not JSON` };
       }
     },
     async close() {

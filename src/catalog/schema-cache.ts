@@ -1,8 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog, CatalogDrift, ToolDef } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';
 import { canonicalJson, hashOf } from '../util/canonical-json.js';
+import { makeFolder } from '../util/output-folder.js';
+import { joinSegment } from '../util/path-segment.js';
 
 export const SCHEMA_CACHE_FORMAT = 'toolgauge.schemas/1';
 export const SCHEMA_CACHE_DIR = 'schemas';
@@ -15,13 +17,17 @@ export interface SchemaCacheFile {
   tools: ToolDef[];
 }
 
+/**
+ * `schemas/<suite>.json` beside the config. The suite's name was checked when the suite loaded (one safe file name);
+ * joinSegment checks it again, so no name can make `schemas refresh` write outside the schema folder.
+ */
 export function schemaCachePath(baseDir: string, suite: string): string {
-  return join(baseDir, SCHEMA_CACHE_DIR, `${suite}.json`);
+  return joinSegment(join(baseDir, SCHEMA_CACHE_DIR), suite, 'schema cache of suite', '.json');
 }
 
 export function writeSchemaCache(baseDir: string, suite: string, tools: ToolDef[]): string {
   const file = schemaCachePath(baseDir, suite);
-  mkdirSync(join(baseDir, SCHEMA_CACHE_DIR), { recursive: true });
+  makeFolder(join(baseDir, SCHEMA_CACHE_DIR));
   const body: SchemaCacheFile = { format: SCHEMA_CACHE_FORMAT, suite, hash: hashOf(tools), tools };
   writeFileSync(file, `${JSON.stringify(JSON.parse(canonicalJson(body)), null, 2)}\n`);
   return file;

@@ -24,6 +24,8 @@ export interface CaseSession {
     timeoutMs: number,
     cancel?: Cancellation,
   ): Promise<ToolCallOutcome>;
+  /** The state view of one of the case's servers (by its name in the suite): see McpConnection.readState. */
+  readState(server: string, timeoutMs: number, cancel?: Cancellation): Promise<{ value: unknown } | { error: string }>;
   release(): Promise<void>;
 }
 
@@ -115,6 +117,11 @@ export class ServerPool {
           const conn = conns.get(server);
           if (!conn) return { text: `Unknown server '${server}' for tool ${tool}`, isError: true };
           return conn.callTool(tool, args, timeoutMs, cancel);
+        },
+        readState: async (server, timeoutMs, cancel) => {
+          const conn = conns.get(server);
+          if (!conn) return { error: `the suite has no server '${server}'` };
+          return conn.readState(timeoutMs, cancel);
         },
         release: async () => {
           await Promise.all(owned.map((c) => this.release(c)));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { displayPath, formatPath, loadYamlFile } from '../config/load-yaml.js';
+import { nestingError, tooDeepPath } from '../config/nesting-limit.js';
 import type { JSONSchema } from '../contracts/json-schema.js';
 import { ToolgaugeError } from '../errors.js';
 
@@ -70,6 +71,7 @@ export function loadToolsFile(file: string, flag = '--tools'): FileTool[] {
       `${flag} ${shown}${positionOf(text, message)}: not JSON (${message}); write a JSON array of tools or a tools/list result`,
     );
   }
+  if (tooDeepPath(value)) throw nestingError('USAGE', file, `${flag} ${shown}`);
   // Located messages re-read the file with the YAML parser (which reads JSON): only when something is wrong. JSON it
   // rejects (a repeated key) is still named by its path.
   const locate: Located = (path) => {

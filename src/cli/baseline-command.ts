@@ -1,11 +1,12 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
 import { ToolgaugeError } from '../errors.js';
 import { baselinePath } from '../gate/judge.js';
 import { serializeSnapshot, snapshotOf } from '../report/snapshot.js';
 import { loadRun } from '../run-log/load-run.js';
+import { prepareOutputFile } from '../util/output-folder.js';
+import { writeFileWhole } from '../util/write-file.js';
 
 export interface BaselineFlags {
   /** Config whose baseline is written, where `eval -c` with it reads it (default toolgauge.config.yaml). */
@@ -36,6 +37,7 @@ function baselineTarget(flags: BaselineFlags): string {
  */
 export async function baselineUpdateCommand(runArg: string, flags: BaselineFlags = {}): Promise<number> {
   const out = baselineTarget(flags);
+  prepareOutputFile(out, flags.to ? `--to ${flags.to}` : `baseline update (writes ${displayPath(out)})`);
   const run = await loadRun(runArg, 'baseline update');
   if (run.interrupted && !flags.force) {
     throw new ToolgaugeError(
@@ -44,8 +46,7 @@ export async function baselineUpdateCommand(runArg: string, flags: BaselineFlags
     );
   }
   const snapshot = snapshotOf(run.aggregate);
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, serializeSnapshot(snapshot));
+  writeFileWhole(out, serializeSnapshot(snapshot));
   const cases = Object.keys(snapshot.cases).length;
   process.stderr.write(
     `baseline: ${displayPath(out)} ← run ${snapshot.runId} (${cases} case(s) × cell, ${Object.keys(snapshot.cells).length} cell(s), ${run.aggregate.totalErrors} error(s) not graded)\n`,

@@ -1,11 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli, runDirFrom } from '../../tests/cli-helpers.js';
 import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-cli-compare-'));
+const tempDir = useTempDirs();
+
+const dir = tempDir('tg-cli-compare-');
 
 describe('toolgauge baseline update / compare / report (real CLI)', () => {
   it('a baseline at 90% and a run at 60% on the same cases exits 1 and names the regressed cell', async () => {

@@ -1,13 +1,18 @@
 import { redactText } from '../../providers/shared/redact.js';
-import { loadConfig } from '../config/load-config.js';
+import { type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
+import type { LoadedSuite } from '../config/load-suite.js';
 import { displayPath } from '../config/load-yaml.js';
+import { suiteHashes } from '../config/suite-hash.js';
 import { checkBaseline } from '../doctor/check-baseline.js';
+import { checkExpectedCalls } from '../doctor/check-expected-calls.js';
 import { checkNode } from '../doctor/check-node.js';
 import { checkProviders } from '../doctor/check-providers.js';
 import { checkSuites } from '../doctor/check-servers.js';
 import { checkSizing } from '../doctor/check-sizing.js';
 import { type Finding, formatFinding } from '../doctor/finding.js';
 import { errorMessage } from '../errors.js';
+import { configHash } from '../report/measured-config.js';
+import { errorLines } from './terminal-guard.js';
 
 export interface DoctorFlags {
   config?: string;
@@ -26,7 +31,8 @@ export async function doctorCommand(flags: DoctorFlags): Promise<number> {
   const report = (f: Finding) => {
     findings.push(f);
     // a finding may quote a base URL or an error: credentials in them (userinfo, ?key=) are registered and redacted
-    process.stdout.write(`${redactText(formatFinding(f))}\n`);
+    // …and a detail quoting a server's or provider's words keeps every further line indented (errorLines)
+    process.stdout.write(`${errorLines(redactText(formatFinding(f)))}\n`);
   };
   report(checkNode());
   let loaded: ReturnType<typeof loadConfig>;
@@ -49,9 +55,23 @@ export async function doctorCommand(flags: DoctorFlags): Promise<number> {
   const { config } = loaded;
   for (const f of await checkProviders(config.providers, loaded.dir, loaded.origin.providers)) report(f);
   for (const f of checkSizing(config)) report(f);
-  for (const f of await checkSuites(config.suites, loaded.dir, config.timeouts.serverStartMs)) report(f);
-  report(checkBaseline(config.gate, loaded.dir, loaded.file));
+  const suiteFindings = await checkSuites(config.suites, loaded.dir, config.timeouts.serverStartMs);
+  for (const f of suiteFindings) report(f);
+  // what eval checks before it calls a model: every expected call names a tool the servers list, with its parameters
+  const suites = suiteFindings.some((f) => f.status === 'fail') ? undefined : loadedSuites(loaded);
+  if (suites) report(await checkExpectedCalls(suites, config.timeouts.serverStartMs));
+  const hash = suites ? configHash({ config, suites: [], suiteHashes: suiteHashes(suites) }) : undefined;
+  report(checkBaseline(config.gate, loaded.dir, loaded.file, hash));
   return summarize(findings);
+}
+
+/** The config's suites, or undefined when one does not load (its finding says why). */
+function loadedSuites(loaded: LoadedConfig): LoadedSuite[] | undefined {
+  try {
+    return loadSuites(loaded);
+  } catch {
+    return undefined;
+  }
 }
 
 function summarize(findings: readonly Finding[]): number {

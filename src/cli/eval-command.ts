@@ -1,14 +1,15 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { withoutKeys } from '../../providers/shared/env.js';
 import type { PoolOptions } from '../catalog/server-pool.js';
 import { checkListedExpectations } from '../config/check-expectations.js';
 import { ConfigSchema } from '../config/config-schema.js';
-import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
+import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites, selectCases } from '../config/load-config.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import { displayPath } from '../config/load-yaml.js';
 import { configOfRun } from '../config/run-config.js';
+import { suiteHashes } from '../config/suite-hash.js';
 import type { Grader } from '../contracts/grade.js';
 import { ToolgaugeError } from '../errors.js';
 import { finishRun } from '../gate/finish-run.js';
@@ -24,16 +25,19 @@ import { resolveReporters } from '../plugins/reporter-registry.js';
 import { strategyHeader } from '../plugins/strategy-header.js';
 import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
 import { RunReporters } from '../report/run-reporters.js';
+import type { RunAggregate } from '../run-log/aggregate.js';
 import { readRunLog } from '../run-log/reader.js';
+import { runLogOf } from '../run-log/run-folder.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RUN_LOG_FORMAT } from '../run-log/schema.js';
 import { type PlanItem, plan, planSize } from '../runner/plan.js';
 import type { CaseSettings } from '../runner/run-case.js';
 import { runEval } from '../runner/run-eval.js';
+import { makeFolder, prepareOutputFolder } from '../util/output-folder.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { inShard, parseShard, type Shard } from '../util/shard.js';
-import { abortOnInterrupt } from './interrupt.js';
+import { evalInterruptStages, interruptInStages } from './interrupt.js';
 import { printFinished } from './print-finished.js';
 import { Progress } from './progress.js';
 import { gitCommit, newRunId } from './run-meta.js';
@@ -52,10 +56,40 @@ export interface EvalFlags extends ConfigOverrides, CassetteFlags {
   baseRun?: RunHeader;
   /** Only these plan keys (`replay --failures`). */
   onlyKeys?: ReadonlySet<string>;
+  /** Which of the plan's cases onlyKeys are, for the run's first line (`the cases that failed in <run>`). */
+  subset?: string;
+}
+
+/** What an eval ended with: its exit code, and for a caller that reads on (init), the run's tallies and folder. */
+export interface EvalOutcome {
+  exitCode: number;
+  aggregate: RunAggregate;
+  runDir: string;
 }
 
 export async function evalCommand(flags: EvalFlags): Promise<number> {
+  return (await runEvalCommand(flags)).exitCode;
+}
+
+/** `toolgauge eval`: the run, its reports and the gate, printed; returns the outcome (evalCommand: its exit code). */
+export async function runEvalCommand(flags: EvalFlags): Promise<EvalOutcome> {
+  // the folders the output check makes are removed again if the command fails before it writes anything
+  const undo: (() => void)[] = [];
+  try {
+    return await evalIn(flags, undo);
+  } catch (e) {
+    for (const u of undo) u();
+    throw e;
+  }
+}
+
+async function evalIn(flags: EvalFlags, undo: (() => void)[]): Promise<EvalOutcome> {
   checkRanges(flags);
+  // A run folder that cannot be written is one line before anything runs (exit 2), not a failure half-way.
+  if (flags.resume) {
+    runLogOf(flags.resume, '--resume');
+    prepareOutputFolder(flags.resume, `--resume ${flags.resume}`);
+  }
   // held from before the log is read until the reports are written: a second writer is refused before it touches
   // either (runEval's own lock on the folder nests in this one)
   const resumeLock = flags.resume ? lockRunDir(flags.resume, 'eval --resume') : undefined;
@@ -65,10 +99,18 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
   const fromHeader = resumed?.header ?? flags.baseRun;
   const loaded = loadRunConfig(flags, fromHeader);
   const { config } = loaded;
+  if (!resumed)
+    undo.push(
+      prepareOutputFolder(
+        resolve(loaded.dir, config.out),
+        flags.out ? `--out ${flags.out}` : `${displayPath(loaded.file)}: out ${config.out}`,
+      ),
+    );
   // A resumed run keeps the cases it was narrowed to, unless the command line narrows it anew.
   const narrowed = (flags.filter?.length ?? 0) + (flags.tag?.length ?? 0) > 0;
   const caseFilter = narrowed ? { globs: flags.filter ?? [], tags: flags.tag ?? [] } : resumed?.header.caseFilter;
-  const suites = loadSuites(loaded, caseFilter ?? { globs: [], tags: [] });
+  const allSuites = loadSuites(loaded);
+  const suites = selectCases(allSuites, caseFilter ?? { globs: [], tags: [] });
   const strategies = await resolveStrategies(config.renderers, loaded.dir, loaded.origin.renderers, {
     list: config.variants ?? [],
     where: loaded.origin.variants ?? ((i) => `${displayPath(loaded.file)}: variants[${i}]`),
@@ -99,7 +141,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
 
   const runId = resumed?.header.runId ?? newRunId();
   const runDir = resumed ? resolve(flags.resume!) : resolve(loaded.dir, config.out, runId);
-  mkdirSync(runDir, { recursive: true });
+  makeFolder(runDir);
   if (mode) providers = withCassettes(providers, mode, flags.cassettes ?? join(runDir, CASSETTE_FILE)).providers;
   const { include, total } = planned(flags.onlyKeys, shard, suites, strategies, providers, config.repeats);
   const header = runHeaderOf({
@@ -109,19 +151,28 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     strategies,
     providers,
     suites,
+    allSuites,
     plannedCases: total,
     resumed,
     shard,
     caseFilter,
   });
 
+  // Ctrl-C: first no new case starts (those in flight finish and are saved), then those in flight are aborted.
+  const stop = new AbortController();
   const controller = new AbortController();
-  const stopListening = abortOnInterrupt(controller, 'stopping after the cases in flight');
+  const stopListening = interruptInStages(evalInterruptStages(stop, controller));
 
   const progress = new Progress(total, process.stderr, flags.quiet);
-  process.stderr.write(
-    `toolgauge: ${total} cases (${suites.length} suite(s) × ${strategies.length} renderer(s) × ${providers.length} provider(s) × ${config.repeats} repeat(s)) → ${displayPath(runDir)}\n`,
-  );
+  const matrix = `${suites.length} suite(s) × ${strategies.length} renderer(s) × ${providers.length} provider(s) × ${config.repeats} repeat(s)`;
+  const full = planSize(suites, strategies, providers, config.repeats);
+  // a shard or a replay runs part of the plan: the count says which part, the matrix what it is part of
+  const part = [shard ? `shard ${shard.index}/${shard.count}` : '', flags.subset ?? ''].filter(Boolean).join(', ');
+  const what =
+    total === full && !part
+      ? `${total} cases (${matrix})`
+      : `${total} of the ${full} cases of ${matrix}${part ? ` (${part})` : ''}`;
+  process.stderr.write(`toolgauge: ${what} → ${displayPath(runDir)}\n`);
   // Every per-case report is written as cases finish (one pass, nothing read back from run.jsonl).
   const sink = new RunReporters(runDir, header, reporters);
   let outcome: Awaited<ReturnType<typeof runEval>>;
@@ -140,6 +191,7 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
       ...(include ? { include } : {}),
       signal: controller.signal,
       pool: starts,
+      stop: stop.signal,
       onCase: (record, done) => {
         sink.add(record);
         progress.update(record, done);
@@ -162,14 +214,14 @@ export async function evalCommand(flags: EvalFlags): Promise<number> {
     configDir: loaded.dir,
     reports: sink,
   });
-  printFinished(finished);
+  printFinished(finished, { quiet: flags.quiet === true });
   if (outcome.interrupted) {
     process.stderr.write(
       `Run interrupted: ${outcome.aggregate.total} finished cases are saved in ${displayPath(outcome.runLog)}.\nResume with: toolgauge eval --resume ${displayPath(runDir)}\n`,
     );
   }
   resumeLock?.release();
-  return finished.exitCode;
+  return { exitCode: finished.exitCode, aggregate: outcome.aggregate, runDir };
 }
 
 /**
@@ -208,6 +260,8 @@ function runHeaderOf(input: {
   strategies: Strategy[];
   providers: ProviderSlot[];
   suites: LoadedSuite[];
+  /** Every suite of the config, before --filter/--tag narrowed the run. */
+  allSuites: LoadedSuite[];
   plannedCases: number;
   resumed: { header: RunHeader } | undefined;
   shard: Shard | undefined;
@@ -226,6 +280,7 @@ function runHeaderOf(input: {
     strategies: input.strategies.map(strategyHeader),
     providers: input.providers.map((p) => ({ label: p.label, id: p.id, simulated: p.provider.simulated })),
     suites: input.suites.map((s) => ({ name: s.suite.name, file: displayPath(s.file), cases: s.cases.count })),
+    suiteHashes: suiteHashes(input.allSuites),
     plannedCases: input.plannedCases,
     ...(resumed ? { resumedFrom: input.runDir } : {}),
     ...(shard ? { shard } : {}),

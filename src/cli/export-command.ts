@@ -1,10 +1,11 @@
-import { once } from 'node:events';
-import { createWriteStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ToolgaugeError } from '../errors.js';
 import { PromptfooExport } from '../export/promptfoo-results.js';
 import { readRunLog } from '../run-log/reader.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
+import { BufferedFile } from '../util/buffered-file.js';
+import { prepareOutputFile } from '../util/output-folder.js';
 
 export interface ExportFlags {
   /** Output file (default: <run-dir>/promptfoo.json). */
@@ -26,31 +27,34 @@ export async function exportCommand(format: string, runDir: string, flags: Expor
       'USAGE',
       `export ${format} ${runDir}: no run.jsonl there (pass a reports/<run-id> folder)`,
     );
+  const out = resolve(flags.out ?? join(runDir, 'promptfoo.json'));
+  prepareOutputFile(out, flags.out ? `--out ${flags.out}` : `export ${format} (writes ${out})`);
   let exporter: PromptfooExport | undefined;
   for await (const r of readRunLog(log)) {
     if (r.type === 'header') exporter ??= new PromptfooExport(r as RunHeader);
     else if (r.type === 'case') exporter?.observe(r);
   }
   if (!exporter) throw new ToolgaugeError('USAGE', `export ${format} ${runDir}: run.jsonl has no header record`);
-  const out = resolve(flags.out ?? join(runDir, 'promptfoo.json'));
   const head = exporter.head();
   const headJson = JSON.stringify(head);
   // Splice the streamed results array into results: {version, timestamp, prompts, stats, results: [...]}.
   const marker = '"results":{';
   const at = headJson.indexOf(marker) + marker.length;
-  const stream = createWriteStream(out);
-  const write = async (s: string) => {
-    if (!stream.write(s)) await once(stream, 'drain');
-  };
-  await write(`${headJson.slice(0, at)}"results":[`);
+  // under a temporary name until whole: a failure half-way (a full disk) leaves no partial file
+  const file = new BufferedFile(out, { replace: true });
   let n = 0;
-  for await (const r of readRunLog(log)) {
-    if (r.type !== 'case') continue;
-    await write(`${n++ ? ',' : ''}${JSON.stringify(exporter.result(r as CaseRecord))}`);
+  try {
+    file.write(`${headJson.slice(0, at)}"results":[`);
+    for await (const r of readRunLog(log)) {
+      if (r.type !== 'case') continue;
+      file.write(`${n++ ? ',' : ''}${JSON.stringify(exporter.result(r as CaseRecord))}`);
+    }
+    file.write(`],${headJson.slice(at)}`);
+    file.close();
+  } catch (e) {
+    file.discard();
+    throw e;
   }
-  await write(`],${headJson.slice(at)}`);
-  stream.end();
-  await once(stream, 'finish');
   process.stderr.write(
     `toolgauge: wrote ${n} results to ${out} (load with: promptfoo import ${out}; then promptfoo view)\n`,
   );

@@ -12,6 +12,7 @@ import { protocolFlag, textProtocolOf } from '../offline/recorded-transcript.js'
 import { resolveGraders } from '../plugins/index.js';
 import { REPORT_FILES, ReportSink } from '../report/report-sink.js';
 import { RUN_LOG_FORMAT } from '../run-log/schema.js';
+import { prepareOutputFolder } from '../util/output-folder.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { parseShard } from '../util/shard.js';
 import { abortOnInterrupt } from './interrupt.js';
@@ -49,6 +50,30 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
   const textProtocol = textProtocolOf(loaded);
   const runId = newRunId();
   const runDir = resolve(flags.out ?? 'reports', runId);
+  // the reports folder is checked before any line is read: a folder that cannot be written is one line, exit 2
+  const undo = prepareOutputFolder(resolve(flags.out ?? 'reports'), `--out ${flags.out ?? 'reports'}`);
+  try {
+    return await gradeInto(flags, runId, runDir, { forced, shard, cwd, loaded, graders, textProtocol });
+  } catch (e) {
+    undo(); // (a folder it made that is still empty)
+    throw e;
+  }
+}
+
+async function gradeInto(
+  flags: GradeFlags,
+  runId: string,
+  runDir: string,
+  at: {
+    forced: ReturnType<typeof protocolFlag> | undefined;
+    shard: ReturnType<typeof parseShard> | undefined;
+    cwd: string;
+    loaded: ReturnType<typeof loadSuite>;
+    graders: Awaited<ReturnType<typeof resolveGraders>>;
+    textProtocol: ReturnType<typeof textProtocolOf>;
+  },
+): Promise<number> {
+  const { forced, shard, cwd, loaded, graders, textProtocol } = at;
   // `--outputs -`: standard input, spooled to a temporary file (the file is read twice: validated, then graded)
   const stdin = flags.outputs === '-' ? await spoolStdin() : undefined;
   const outputsFile = stdin?.file ?? resolve(flags.outputs);
@@ -123,7 +148,7 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
     reports: sink as ReportSink,
   });
   // -q hides the progress only, as eval's does: the summary is the command's answer
-  printFinished(finished);
+  printFinished(finished, { quiet: flags.quiet === true });
   process.stderr.write(`grade: wrote run.jsonl, ${REPORT_FILES.join(', ')} in ${displayPath(runDir)}\n`);
   if (interrupted) {
     process.stderr.write(

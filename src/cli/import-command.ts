@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { displayPath } from '../config/load-yaml.js';
 import { SuiteSchema } from '../config/suite-schema.js';
@@ -6,6 +6,9 @@ import { ToolgaugeError } from '../errors.js';
 import { importBfcl } from '../import/bfcl-import.js';
 import { parseJsonLines } from '../import/read-jsonl.js';
 import { suiteToYaml } from '../import/suite-yaml.js';
+import { prepareOutputFile } from '../util/output-folder.js';
+import { visibleInline } from '../util/visible-text.js';
+import { writeFileWhole } from '../util/write-file.js';
 
 export interface ImportFlags {
   answers?: string;
@@ -19,6 +22,7 @@ export interface ImportFlags {
  */
 export async function importCommand(format: string, questionsPath: string, flags: ImportFlags): Promise<number> {
   if (format !== 'bfcl') throw new ToolgaugeError('USAGE', `import: unknown format '${format}'; valid: bfcl`);
+  prepareOutputFile(flags.out, `--out ${flags.out}`);
   const questionsFile = resolve(questionsPath);
   if (!existsSync(questionsFile)) throw new ToolgaugeError('USAGE', `import bfcl: ${questionsPath}: file not found`);
   let answersFile = flags.answers ? resolve(flags.answers) : undefined;
@@ -46,9 +50,8 @@ export async function importCommand(format: string, questionsPath: string, flags
     'Source: BFCL (github.com/ShishirPatil/gorilla, berkeley-function-call-leaderboard), Apache-2.0.',
   ];
   const out = resolve(flags.out);
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, suiteToYaml(result.suite, header));
-  for (const w of result.warnings) process.stderr.write(`toolgauge: import bfcl: ${w}\n`);
+  writeFileWhole(out, suiteToYaml(result.suite, header));
+  for (const w of result.warnings) process.stderr.write(`toolgauge: import bfcl: ${visibleInline(w)}\n`);
   process.stderr.write(
     `toolgauge: imported ${result.suite.cases.length} ${result.category} question(s) → ${displayPath(out)}\n`,
   );

@@ -1,13 +1,16 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { writeSchemaCache } from '../catalog/schema-cache.js';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';
+import { firstRunVerdict, nextSteps, skippedTools } from '../init/first-run-verdict.js';
 import { type InitServerFlags, serverFromFlags, specForSuite } from '../init/server-from-flags.js';
-import { ciWorkflow, starterConfig } from '../init/starter-config.js';
+import { ciWorkflow, starterConfig, workflowInstall } from '../init/starter-config.js';
 import { starterSuite } from '../init/starter-suite.js';
+import { makeFolder, prepareOutputFolder } from '../util/output-folder.js';
+import { joinSegment } from '../util/path-segment.js';
 
 export interface InitFlags extends InitServerFlags {
   dir?: string;
@@ -18,7 +21,7 @@ export interface InitFlags extends InitServerFlags {
   timeoutMs?: number;
 }
 
-/** Where the composite action is, for a project that installed toolgauge from npm (the package ships action.yml). */
+/** Where the composite action is once the workflow installed toolgauge into node_modules (the package ships action.yml). */
 const ACTION_REF = './node_modules/toolgauge';
 
 /**
@@ -32,7 +35,8 @@ export async function initCommand(flags: InitFlags): Promise<number> {
   const suiteRel = `suites/${name}.yaml`;
   const files = {
     config: join(dir, DEFAULT_CONFIG),
-    suite: join(dir, suiteRel),
+    // the name is reduced to a-z, 0-9 and dashes from what the server was started with (or --name); checked anyway
+    suite: joinSegment(join(dir, 'suites'), name, 'init: suite name', '.yaml'),
     workflow: join(dir, '.github', 'workflows', 'toolgauge.yml'),
   };
   const existing = Object.values(files).filter((f) => existsSync(f));
@@ -43,39 +47,63 @@ export async function initCommand(flags: InitFlags): Promise<number> {
     );
   }
 
-  const tools = await listTools(name, spec, flags.timeoutMs ?? 120_000);
-  if (tools.length === 0) {
-    throw new ToolgaugeError('USAGE', `init: MCP server '${name}' lists no tools; nothing to write a suite for`);
+  // before the server is started: a folder that cannot be written is one line, exit 2
+  const undo = prepareOutputFolder(dir, `--dir ${flags.dir ?? '.'}`);
+  let tools: ToolDef[];
+  try {
+    tools = await listTools(name, spec, flags.timeoutMs ?? 120_000);
+    if (tools.length === 0) {
+      throw new ToolgaugeError('USAGE', `init: MCP server '${name}' lists no tools; nothing to write a suite for`);
+    }
+  } catch (e) {
+    undo(); // a server that cannot be listed leaves no empty folder behind
+    throw e;
   }
   process.stderr.write(`toolgauge init: MCP server '${name}' lists ${tools.length} tools\n`);
 
   const suiteDir = join(dir, 'suites');
-  mkdirSync(suiteDir, { recursive: true });
-  mkdirSync(join(dir, '.github', 'workflows'), { recursive: true });
-  writeFileSync(files.suite, starterSuite(name, name, specForSuite(spec, suiteDir), tools));
+  makeFolder(suiteDir);
+  makeFolder(join(dir, '.github', 'workflows'));
+  const suite = starterSuite(name, name, specForSuite(spec, suiteDir), tools);
+  writeFileSync(files.suite, suite.text);
   writeFileSync(files.config, starterConfig(suiteRel));
   // the schema cache lives beside the config (schemas/<suite>.json), as `schemas refresh` writes it
   const cache = writeSchemaCache(dir, name, tools);
-  writeFileSync(files.workflow, ciWorkflow(relative(dir, files.config) || DEFAULT_CONFIG, ACTION_REF));
+  const install = workflowInstall(dir);
+  writeFileSync(files.workflow, ciWorkflow(relative(dir, files.config) || DEFAULT_CONFIG, ACTION_REF, install));
   for (const f of [files.config, files.suite, cache, files.workflow]) process.stdout.write(`wrote ${displayPath(f)}\n`);
+  const shown = {
+    suite: displayPath(files.suite),
+    config: displayPath(files.config),
+    workflow: displayPath(files.workflow),
+  };
+  const skipped = suite.skipped.map((s) => s.tool);
 
   if (flags.eval === false) {
     process.stdout.write(
-      `Next: fill in the TODOs of ${displayPath(files.suite)}, then run toolgauge eval -c ${displayPath(files.config)}\n`,
+      `${[...skippedTools(skipped, shown), ...nextSteps(shown, install.from === 'repository')].join('\n')}\n`,
     );
     return 0;
   }
   process.stderr.write(
-    `toolgauge init: first eval with sim:oracle, which calls each tool once with the example arguments\n`,
+    'toolgauge init: first eval with sim:oracle, which calls each tool once with the example arguments, one case at a time\n',
   );
-  const { evalCommand } = await import('./eval-command.js');
-  const code = await evalCommand({ config: files.config, quiet: true });
-  process.stdout.write(
-    code === 0
-      ? `\nThe wiring works. Next: fill in the TODOs of ${displayPath(files.suite)} (prompts and expected arguments), add your model to ${displayPath(files.config)} (docs/providers.md), check with toolgauge doctor -c ${displayPath(files.config)}.\n`
-      : `\nThe first eval did not pass (exit ${code}): see the summary above; an example argument the server refuses is the usual cause — edit it in ${displayPath(files.suite)}.\n`,
+  const { runEvalCommand } = await import('./eval-command.js');
+  // one case at a time, in the suite's order (writes before reads): the first eval does not race its own side effects
+  const run = await runEvalCommand({ config: files.config, quiet: true, concurrency: 1 });
+  const verdict = firstRunVerdict(
+    {
+      exitCode: run.exitCode,
+      cases: run.aggregate.total,
+      infraErrors: run.aggregate.totalErrors,
+      toolCalls: run.aggregate.toolCalls,
+      toolErrors: run.aggregate.toolErrors,
+    },
+    shown,
   );
-  return code;
+  const closing = [...verdict, ...skippedTools(skipped, shown), '', ...nextSteps(shown, install.from === 'repository')];
+  process.stdout.write(`\n${closing.join('\n')}\n`);
+  return run.exitCode;
 }
 
 /** Connects (paths relative to the current folder), lists the tools, disconnects. */

@@ -11,7 +11,8 @@ import { ToolgaugeError } from '../errors.js';
 import { protocolFlag, protocolOf, textProtocolOf } from '../offline/recorded-transcript.js';
 import { type OfferedTools, type ParseDocument, parseDocument } from './parse-document.js';
 import { INPUT_FORMATS, type InputFormat, readParseInput } from './parse-input.js';
-import { formatParseDocument, paintFor } from './parse-output.js';
+import { formatParseDocument, PLAIN, paintFor } from './parse-output.js';
+import { rawWrite } from './terminal-guard.js';
 
 /** The options of `toolgauge parse`, as commander passes them (checked by parseCommand). */
 export interface ParseFlags {
@@ -58,9 +59,15 @@ export async function parseCommand(file: string | undefined, flags: ParseFlags):
   const input = await readParseInput(file, flags.format as InputFormat | undefined);
   const textProtocol = forced ?? (loaded ? textProtocolOf(loaded) : 'xml-tags');
   const paint = paintFor(process.stdout);
+  const colour = paint !== PLAIN;
   const write = (doc: ParseDocument, i: number) => {
     if (flags.json) process.stdout.write(`${JSON.stringify(doc, null, input.format === 'text' ? 2 : undefined)}\n`);
-    else process.stdout.write(`${i > 0 ? '\n' : ''}${formatParseDocument(doc, paint)}`);
+    else {
+      const text = `${i > 0 ? '\n' : ''}${formatParseDocument(doc, paint)}`;
+      // formatParseDocument escapes every part that comes from the input: in colour, only its colours pass the guard
+      if (colour) rawWrite(process.stdout, text);
+      else process.stdout.write(text);
+    }
   };
 
   if (input.format === 'text') {

@@ -1,4 +1,5 @@
 import type { NameResolution } from '../catalog/resolve-tool-name.js';
+import { visibleInline as v } from '../util/visible-text.js';
 import type { ParseDocument, Position, ReportedCall, ReportedDiagnostic } from './parse-document.js';
 
 /** Longest argument or raw text shown on one line; the JSON output always has all of it. */
@@ -14,7 +15,7 @@ export interface Paint {
 }
 
 const plain = (s: string) => s;
-const PLAIN: Paint = { bold: plain, dim: plain, good: plain, bad: plain, warn: plain };
+export const PLAIN: Paint = { bold: plain, dim: plain, good: plain, bad: plain, warn: plain };
 const sgr = (open: number, close: number) => (s: string) => `\x1b[${open}m${s}\x1b[${close}m`;
 const ANSI: Paint = { bold: sgr(1, 22), dim: sgr(2, 22), good: sgr(32, 39), bad: sgr(31, 39), warn: sgr(33, 39) };
 
@@ -26,17 +27,19 @@ export function paintFor(stream: { isTTY?: boolean }): Paint {
 /**
  * What `toolgauge parse` prints for one document: a heading (input, protocol, tools), then each call (name and the tool
  * it resolved to, arguments, shape, span, flags, the strict verdict), then the diagnostics. A reply with no call says so
- * first, and why the parser may have missed one.
+ * first, and why the parser may have missed one. Every part that comes from the reply or the input (names,
+ * arguments, ids, messages) has its control characters and line feeds made visible (visibleInline), so the text can
+ * be written past the terminal guard with its colours.
  */
 export function formatParseDocument(doc: ParseDocument, paint: Paint = PLAIN): string {
   const out: string[] = [];
-  const where = doc.line !== undefined ? `${doc.input}:${doc.line}` : doc.input;
+  const where = v(doc.line !== undefined ? `${doc.input}:${doc.line}` : doc.input);
   const head = [where];
-  if (doc.case !== undefined) head.push(`case ${doc.case}`);
-  if (doc.model !== undefined) head.push(`model ${doc.model}`);
+  if (doc.case !== undefined) head.push(`case ${v(doc.case)}`);
+  if (doc.model !== undefined) head.push(`model ${v(doc.model)}`);
   if (doc.turns !== undefined) head.push(`${doc.turns} turns`);
   head.push(`protocol ${doc.protocol}`);
-  head.push(doc.tools ? `tools: ${doc.tools.names.length} from ${doc.tools.source}` : 'no tools given');
+  head.push(doc.tools ? `tools: ${doc.tools.names.length} from ${v(doc.tools.source)}` : 'no tools given');
   out.push(paint.bold(head.join(' · ')));
   out.push(summary(doc, paint));
   for (const [i, call] of doc.calls.entries()) out.push('', ...callLines(call, i, doc, paint));
@@ -68,20 +71,20 @@ function summary(doc: ParseDocument, paint: Paint): string {
 
 function callLines(call: ReportedCall, i: number, doc: ParseDocument, paint: Paint): string[] {
   const label = call.turn !== undefined ? `turn ${call.turn}, call ${i + 1}` : `call ${i + 1}`;
-  const lines = [paint.bold(`${label}: ${call.name}${resolution(call.resolved, paint)}`)];
+  const lines = [paint.bold(`${label}: ${v(call.name)}${resolution(call.resolved, paint)}`)];
   const row = (key: string, value: string) => lines.push(`  ${paint.dim(key.padEnd(9))} ${value}`);
   row('args', shown(compactJson(call.args)));
   if (call.via !== 'native' || call.repaired) row('raw', shown(JSON.stringify(call.rawArgs)));
   row('via', via(call));
   row('span', call.span ? spanText(call.span, call.from, call.to) : 'none (a native tool call, not text)');
-  if (call.id !== undefined) row('id', call.id);
+  if (call.id !== undefined) row('id', v(call.id));
   const flags = [call.repaired ? 'repaired' : '', call.truncated ? 'truncated' : ''].filter(Boolean);
   if (flags.length > 0) row('flags', paint.warn(flags.join(', ')));
   row(
     'verdict',
     call.accepted
       ? paint.good(`accepted under ${doc.protocol}`)
-      : paint.bad(`not accepted under ${doc.protocol}: ${call.rejected ?? 'not the protocol'}`),
+      : paint.bad(`not accepted under ${doc.protocol}: ${v(call.rejected ?? 'not the protocol')}`),
   );
   return lines;
 }
@@ -90,28 +93,28 @@ function resolution(r: NameResolution | null, paint: Paint): string {
   if (r === null) return '';
   switch (r.how) {
     case 'exact':
-      return ` → ${r.tool}${r.server && r.server !== 'inline' ? paint.dim(` (server ${r.server})`) : ''}`;
+      return ` → ${v(r.tool)}${r.server && r.server !== 'inline' ? paint.dim(` (server ${v(r.server)})`) : ''}`;
     case 'qualified':
-      return ` → ${r.tool}${paint.dim(` (qualified name${r.server ? `, server ${r.server}` : ''})`)}`;
+      return ` → ${v(r.tool)}${paint.dim(` (qualified name${r.server ? `, server ${v(r.server)}` : ''})`)}`;
     case 'provider-safe':
-      return ` → ${r.tool}${paint.dim(' (provider-safe form of the name)')}`;
+      return ` → ${v(r.tool)}${paint.dim(' (provider-safe form of the name)')}`;
     case 'ambiguous':
-      return ` → ${paint.bad(`ambiguous: ${r.candidates.join(', ')}`)}`;
+      return ` → ${paint.bad(`ambiguous: ${v(r.candidates.join(', '))}`)}`;
     case 'unknown':
       return ` → ${paint.bad('no offered tool has this name')}`;
   }
 }
 
 function via(call: ReportedCall): string {
-  if (call.via === 'fenced') return `fenced (\`\`\`${call.fence ?? ''} fence holding ${call.inner ?? 'a call'})`;
-  if (call.via === 'inline-code') return `inline-code (backticks holding ${call.inner ?? 'a call'})`;
+  if (call.via === 'fenced') return `fenced (\`\`\`${v(call.fence ?? '')} fence holding ${v(call.inner ?? 'a call')})`;
+  if (call.via === 'inline-code') return `inline-code (backticks holding ${v(call.inner ?? 'a call')})`;
   return call.via;
 }
 
 function diagnosticLine(d: ReportedDiagnostic, width: number, paint: Paint): string {
   const turn = d.turn !== undefined ? `turn ${d.turn}: ` : '';
   const at = d.span ? paint.dim(`  at ${spanText(d.span, d.from, d.to)}`) : '';
-  return `  ${paint.warn(d.code.padEnd(width))}  ${turn}${d.message}${at}`;
+  return `  ${paint.warn(v(d.code).padEnd(width))}  ${turn}${v(d.message)}${at}`;
 }
 
 function spanText(span: [number, number], from?: Position, to?: Position): string {
@@ -123,8 +126,8 @@ function compactJson(v: unknown): string {
   return v === undefined ? 'undefined' : JSON.stringify(v);
 }
 
-/** One line, at most MAX_SHOWN characters. */
+/** One line, at most MAX_SHOWN characters (before its control characters are made visible). */
 function shown(s: string): string {
   const line = s.replace(/[\r\n]+/g, ' ');
-  return line.length > MAX_SHOWN ? `${line.slice(0, MAX_SHOWN)}… (${line.length} characters)` : line;
+  return v(line.length > MAX_SHOWN ? `${line.slice(0, MAX_SHOWN)}… (${line.length} characters)` : line);
 }

@@ -3,6 +3,7 @@ import { redactText } from '../../providers/shared/redact.js';
 import { EXIT_INTERNAL, EXIT_USAGE, exitCodeOf, isToolgaugeError } from '../errors.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import type { ReplayFlags } from './replay-command.js';
+import { errorLines } from './terminal-guard.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 const int = (name: string) => (value: string) => {
@@ -52,12 +53,14 @@ function reportError(e: unknown): number {
   }
   if (isToolgaugeError(e)) {
     // an error may quote what it was given, a credential included: redacted like everything a run writes
-    process.stderr.write(`toolgauge: ${redactText(e.message)}\n`);
-    if (verbose && e.stack) process.stderr.write(`${redactText(e.stack)}\n`);
+    process.stderr.write(`toolgauge: ${errorLines(redactText(e.message))}\n`);
+    if (verbose && e.stack) process.stderr.write(`${errorLines(redactText(e.stack))}\n`);
     return exitCodeOf(e);
   }
-  process.stderr.write(`toolgauge: internal error: ${redactText(e instanceof Error ? e.message : String(e))}\n`);
-  if (verbose && e instanceof Error) process.stderr.write(`${redactText(e.stack ?? '')}\n`);
+  process.stderr.write(
+    `toolgauge: internal error: ${errorLines(redactText(e instanceof Error ? e.message : String(e)))}\n`,
+  );
+  if (verbose && e instanceof Error) process.stderr.write(`${errorLines(redactText(e.stack ?? ''))}\n`);
   else process.stderr.write('(run again with --verbose for the stack trace)\n');
   return EXIT_INTERNAL;
 }
@@ -91,9 +94,10 @@ const program = new Command()
     'after',
     `
 Exit codes: 0 passed, 1 the gate (or compare, schemas diff) failed, 2 usage or config error (one line on stderr),
-3 infrastructure errors beyond the gate's limit or an internal error, 130 interrupted.
+3 infrastructure errors beyond the gate's limit, a file that could not be written (a full disk) or an internal
+error, 130 interrupted (Ctrl-C: the cases in flight finish and are saved; a second Ctrl-C aborts them).
 Output whose reader has gone (toolgauge eval | head) is dropped: the run still finishes, writes its run log and
-every report, and exits with its own code.`,
+every report, and exits with its own code; any other failure to write stdout (a full disk) ends in exit code 3.`,
   );
 
 program
@@ -129,7 +133,10 @@ program
   .option('--out <dir>', 'reports folder')
   .option('--seed <n>', 'seed for simulated providers', int('--seed'))
   .option('--resume <run-dir>', 'continue an interrupted run, skipping its finished cases')
-  .option('-q, --quiet', 'no progress output (the summary is still printed)')
+  .option(
+    '-q, --quiet',
+    'no progress output; of the summary only the verdict and the matrix (summary.md has all of it)',
+  )
   .option('--record', "record every provider exchange to cassettes (the run folder's cassettes.jsonl)")
   .option('--replay', 'answer every request from cassettes; no provider is called (a miss is an error)')
   .option('--replay-or-record', 'answer from cassettes when recorded, else call the provider and record')
@@ -173,7 +180,10 @@ program
   .option('--concurrency <n>', 'cases in flight at once', int('--concurrency'))
   .addOption(filterOption())
   .addOption(tagOption())
-  .option('-q, --quiet', 'no progress output (the summary is still printed)')
+  .option(
+    '-q, --quiet',
+    'no progress output; of the summary only the verdict and the matrix (summary.md has all of it)',
+  )
   .action((runDir: string, opts: ReplayFlags) =>
     run(async () => {
       const { replayCommand } = await import('./replay-command.js');
@@ -293,10 +303,18 @@ program
 program
   .command('compare <baseline> <run>')
   .description('Per-case flips and per-cell deltas with a significance judgement → compare.md; exit 1 on a regression')
-  .option('--alpha <p>', 'significance level, Holm-corrected over cells × graders', num('--alpha'))
+  .option(
+    '-c, --config <file>',
+    "config whose gate's alpha and maxRegression apply (default: toolgauge.config.yaml when present, else built-in defaults)",
+  )
+  .option(
+    '--alpha <p>',
+    'significance level, Holm-corrected over cells × graders (overrides the config)',
+    num('--alpha'),
+  )
   .option(
     '--max-regression <x>',
-    'largest drop tolerated even when significant (0.05 = 5 points)',
+    'largest drop tolerated even when significant (0.05 = 5 points; overrides the config)',
     num('--max-regression'),
   )
   .option('--out <file>', 'where to write compare.md (default: in the run folder)')
@@ -305,6 +323,28 @@ program
     run(async () => {
       const { compareCommand } = await import('./compare-command.js');
       return compareCommand(baseline, runArg, opts);
+    }),
+  );
+
+program
+  .command('plan <baseline>')
+  .description(
+    'The cases per cell and repeats with which the gate catches a given drop, and their cost in model calls, from a baseline or run',
+  )
+  .option(
+    '-c, --config <file>',
+    "config whose gate's alpha and maxRegression apply (default: toolgauge.config.yaml when present, else built-in defaults)",
+  )
+  .option('--drop <x>', 'the drop in pass rate to catch (0.1 = 10 points; default 0.1)', num('--drop'))
+  .option('--power <p>', 'the chance of catching it (default 0.8)', num('--power'))
+  .option('--repeats <list>', 'repeats to plan for (default 1,2,3,5,10)')
+  .option('-g, --grader <name>', 'plan for this grader only (repeatable; default: every grader)', collect)
+  .option('--alpha <p>', 'significance level (overrides the config)', num('--alpha'))
+  .option('--max-regression <x>', 'largest drop tolerated (overrides the config)', num('--max-regression'))
+  .action((baseline: string, opts) =>
+    run(async () => {
+      const { planCommand } = await import('./plan-command.js');
+      return planCommand(baseline, opts);
     }),
   );
 
@@ -346,7 +386,10 @@ program
     '--shard <i/n>',
     "grade only shard i of n (lines partitioned by their case's hash; run the shards on several cores, combine them with `toolgauge merge`)",
   )
-  .option('-q, --quiet', 'no progress output (the summary is still printed)')
+  .option(
+    '-q, --quiet',
+    'no progress output; of the summary only the verdict and the matrix (summary.md has all of it)',
+  )
   .action((opts) =>
     run(async () => {
       const { gradeCommand } = await import('./grade-command.js');

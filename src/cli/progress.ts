@@ -1,4 +1,5 @@
 import type { CaseRecord } from '../run-log/schema.js';
+import { rawWrite } from './terminal-guard.js';
 
 /** How often a TTY bar is redrawn at most: offline grading finishes thousands of cases a second. */
 const REDRAW_MS = 100;
@@ -36,7 +37,9 @@ export class Progress {
       this.lastDraw = now;
       const width = 28;
       const filled = Math.round((pct / 100) * width);
-      this.stream.write(
+      // the carriage return redraws the bar in place: written past the terminal guard (the line holds only numbers)
+      rawWrite(
+        this.stream,
         `\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${String(pct).padStart(3)}% ${this.status(done)}`,
       );
       if (last) this.stream.write('\n');

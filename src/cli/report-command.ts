@@ -15,8 +15,13 @@ export interface ReportFlags {
 /** `toolgauge report <run-dir>`: regenerates every report of a run from its run.jsonl (no model is called). */
 export async function reportCommand(runArg: string, flags: ReportFlags = {}): Promise<number> {
   const run = await loadRun(runArg, 'report');
+  // judged with the run's own gate settings, as eval judged it
+  const gate = run.aggregate.header.config.gate as { alpha?: number; maxRegression?: number } | undefined;
   const comparison = flags.baseline
-    ? compareSnapshots(await loadSnapshot(flags.baseline, '--baseline'), snapshotOf(run.aggregate), DEFAULT_COMPARE)
+    ? compareSnapshots(await loadSnapshot(flags.baseline, '--baseline'), snapshotOf(run.aggregate), {
+        alpha: gate?.alpha ?? DEFAULT_COMPARE.alpha,
+        maxRegression: gate?.maxRegression ?? DEFAULT_COMPARE.maxRegression,
+      })
     : undefined;
   const summary = await writeReports({
     runDir: run.runDir,

@@ -5,6 +5,7 @@ import { loadConfig, loadSuites } from '../config/load-config.js';
 import { displayPath } from '../config/load-yaml.js';
 import { firstCase } from '../config/suite-cases.js';
 import type { ToolDef } from '../contracts/tool.js';
+import { visibleInline } from '../util/visible-text.js';
 
 /**
  * `schemas refresh` writes each suite's tools/list snapshot; `schemas diff` exits 1 when live servers drifted, saying
@@ -33,14 +34,15 @@ export async function schemasCommand(action: 'refresh' | 'diff', flags: { config
       }
       drifted = true;
       process.stdout.write(`${s.suite.name}: DRIFT between the schema cache and the live servers\n`);
-      for (const t of d.added) process.stdout.write(`  + ${t} (on the server, not in the cache)\n`);
-      for (const t of d.removed) process.stdout.write(`  - ${t} (in the cache, gone from the server)\n`);
+      for (const t of d.added) process.stdout.write(`  + ${visibleInline(t)} (on the server, not in the cache)\n`);
+      for (const t of d.removed) process.stdout.write(`  - ${visibleInline(t)} (in the cache, gone from the server)\n`);
       const key = (t: ToolDef) => `${t.server}/${t.name}`;
       const before = new Map(cached.tools.map((t) => [key(t), t]));
       const after = new Map(live.map((t) => [key(t), t]));
       for (const t of d.changed) {
-        process.stdout.write(`  ~ ${t}\n`);
-        for (const line of toolChanges(before.get(t)!, after.get(t)!)) process.stdout.write(`      ${line}\n`);
+        process.stdout.write(`  ~ ${visibleInline(t)}\n`);
+        for (const line of toolChanges(before.get(t)!, after.get(t)!))
+          process.stdout.write(`      ${visibleInline(line)}\n`);
       }
     }
   } finally {

@@ -1,55 +1,23 @@
 import { z } from 'zod';
 import { INLINE_SERVER, type PoolOptions, ServerPool } from '../catalog/server-pool.js';
 import { filterTools } from '../catalog/tool-filter.js';
-import type { ExpectedCall, SuiteCase } from '../contracts/suite.js';
+import type { Expect, ExpectedCall, SuiteCase } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
+import { printable } from '../util/printable.js';
+import { checkParameters } from './check-parameters.js';
+import { checkFact, sharedStateServers } from './check-state-facts.js';
 import type { LoadedSuite, SuiteHead } from './load-suite.js';
 import { loadYamlFile, problemsError, type SemanticIssue } from './load-yaml.js';
+import { listNames, suggestion } from './name-suggestion.js';
+
+export { declaredParameters } from './check-parameters.js';
+
 import { findCase, firstCase } from './suite-cases.js';
 
 /** A suite's tools as the check needs them: those of its servers (listed) and its inline ones. */
 export interface SuiteTools {
   /** The tools the suite's servers list (none for a suite of inline tools only). */
   serverTools: readonly ToolDef[];
-}
-
-/** Few names are enough to spot the one meant; a catalog of hundreds would drown the message. */
-const MAX_NAMES_SHOWN = 12;
-
-function listNames(names: readonly string[]): string {
-  const shown = names.slice(0, MAX_NAMES_SHOWN).join(', ');
-  return names.length > MAX_NAMES_SHOWN ? `${shown}, … (${names.length} in all)` : shown || '(none)';
-}
-
-/** Edit distance (Levenshtein), for suggesting the name a typo meant. */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(
-        (prev[j] ?? 0) + 1,
-        (row[j - 1] ?? 0) + 1,
-        (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
-}
-
-/** ` (did you mean 'x'?)` for the nearest name within a few edits, else nothing. */
-function suggestion(name: string, candidates: readonly string[]): string {
-  let best: string | undefined;
-  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
-  for (const c of candidates) {
-    const d = distance(name, c);
-    if (d < bestDistance) {
-      best = c;
-      bestDistance = d;
-    }
-  }
-  return best === undefined ? '' : ` (did you mean '${best}'?)`;
 }
 
 /**
@@ -69,23 +37,6 @@ function offeredTools(
   const inline = (testCase.functions ?? suite.tools ?? []).map((t) => ({ ...t, server: INLINE_SERVER }));
   const all = [...tools.serverTools, ...inline];
   return { all, offered: filterTools(all, suite.toolFilter, testCase.tools) };
-}
-
-/**
- * The parameter names a tool's input schema declares, or undefined when it declares none it would hold to: a schema
- * without `properties`, or one that accepts other names (`additionalProperties` other than `false`, or
- * `patternProperties`). JSON Schema accepts undeclared properties unless told not to, but a tool schema that lists its
- * properties means them: an expected argument outside the list is a typo (or a stale suite) far more often than a
- * parameter the tool takes unlisted, so only an explicit `additionalProperties: true` (or a schema) opens the list.
- */
-export function declaredParameters(inputSchema: Readonly<Record<string, unknown>>): string[] | undefined {
-  const properties = inputSchema.properties;
-  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return undefined;
-  const additional = inputSchema.additionalProperties;
-  if ((additional !== undefined && additional !== false) || inputSchema.patternProperties !== undefined) {
-    return undefined;
-  }
-  return Object.keys(properties);
 }
 
 /** Every parameter name an expected call mentions, with where it is written. */
@@ -111,47 +62,64 @@ export function checkExpectations(
 ): SemanticIssue[] {
   const issues: SemanticIssue[] = [];
   let suiteWide: ReturnType<typeof offeredTools> | undefined;
+  const servers = Object.keys(suite.servers ?? {});
   for (const [at0, testCase] of indexed(cases)) {
     const i = at0 + firstIndex;
-    const calls = testCase.expect.calls ?? [];
-    if (calls.length === 0) continue;
+    const lists = expectedCallLists(testCase);
+    const facts = testCase.expect.state ?? [];
+    if (lists.length === 0 && facts.length === 0) continue;
     // A case with neither its own functions nor its own filter offers the suite's tools, as every such case does.
     const own = testCase.functions !== undefined || testCase.tools !== undefined;
     if (!own) suiteWide ??= offeredTools(suite, testCase, tools);
     const { all, offered } = own || !suiteWide ? offeredTools(suite, testCase, tools) : suiteWide;
-    for (const [j, call] of calls.entries()) {
-      const at: PropertyKey[] = ['cases', i, 'expect', 'calls', j];
-      const tool = offered.find((t) => t.name === call.tool);
-      if (!tool) {
-        const filtered = all.some((t) => t.name === call.tool);
-        issues.push({
-          path: [...at, 'tool'],
-          message: filtered
-            ? `tool '${call.tool}' is filtered out of this case's tools (by the suite's toolFilter or the case's tools:); ` +
-              'change the filter or the expected tool'
-            : `no tool named '${call.tool}' is offered to this case${suggestion(
-                call.tool,
-                offered.map((t) => t.name),
-              )}; ` +
-              `offered: ${listNames(offered.map((t) => t.name))}; ` +
-              'fix the name, or add the tool to the suite',
-        });
-        continue;
-      }
-      const declared = declaredParameters(tool.inputSchema);
-      if (!declared) continue;
-      for (const { name, path } of mentionedParameters(call)) {
-        if (declared.includes(name)) continue;
-        issues.push({
-          path: [...at, ...path],
-          message:
-            `'${name}' is not a parameter of ${call.tool}${suggestion(name, declared)} (its parameters: ${listNames(declared)}); ` +
-            'fix the name, or remove it from the expected call',
-        });
-      }
+    for (const { path, calls } of lists) {
+      for (const [j, call] of calls.entries()) issues.push(...checkCall(call, ['cases', i, ...path, j], all, offered));
     }
+    for (const [j, fact] of facts.entries())
+      issues.push(...checkFact(fact, ['cases', i, 'expect', 'state', j], servers, tools));
   }
   return issues;
+}
+
+/** Every list of expected calls of a case, with where it is written: its `expect`'s, or each turn's. */
+function expectedCallLists(c: SuiteCase): Array<{ path: PropertyKey[]; calls: readonly ExpectedCall[] }> {
+  const out: Array<{ path: PropertyKey[]; calls: readonly ExpectedCall[] }> = [];
+  const add = (at: PropertyKey[], e: Expect | undefined) => {
+    if (e?.calls?.length) out.push({ path: [...at, 'calls'], calls: e.calls });
+    for (const [k, alt] of (e?.alternatives ?? []).entries())
+      out.push({ path: [...at, 'alternatives', k], calls: alt });
+  };
+  if (c.turns) for (const [t, turn] of c.turns.entries()) add(['turns', t, 'expect'], turn.expect);
+  else add(['expect'], c.expect);
+  return out;
+}
+
+/** One expected call: its tool is offered to the case, and each parameter it names is one the tool declares. */
+function checkCall(
+  call: ExpectedCall,
+  at: PropertyKey[],
+  all: readonly ToolDef[],
+  offered: readonly ToolDef[],
+): SemanticIssue[] {
+  const tool = offered.find((t) => t.name === call.tool);
+  if (!tool) {
+    const filtered = all.some((t) => t.name === call.tool);
+    return [
+      {
+        path: [...at, 'tool'],
+        message: filtered
+          ? `tool '${call.tool}' is filtered out of this case's tools (by the suite's toolFilter or the case's tools:); ` +
+            'change the filter or the expected tool'
+          : `no tool named '${call.tool}' is offered to this case${suggestion(
+              call.tool,
+              offered.map((t) => t.name),
+            )}; ` +
+            `offered: ${listNames(offered.map((t) => t.name))}; ` +
+            'fix the name, or add the tool to the suite',
+      },
+    ];
+  }
+  return checkParameters(call.tool, tool, mentionedParameters(call), at);
 }
 
 /** Cases with their indices: an array's or a suite's own (a filtered suite keeps each case's index in its file). */
@@ -212,6 +180,12 @@ export async function checkListedExpectations(suites: readonly LoadedSuite[], bo
   const inline = (s: LoadedSuite) => (s.suite.tools ?? []).map((t) => ({ ...t, server: INLINE_SERVER }));
   for (const s of suites) if (toolsKnownAtLoad(s.suite)) bounds.onListed?.(s, inline(s));
   if (withServers.length === 0) return;
+  for (const loaded of withServers) {
+    for (const server of sharedStateServers(loaded.suite, loaded.cases))
+      bounds.pool?.notify?.(
+        `toolgauge: suite '${printable(loaded.suite.name)}' judges state (expect.state) on '${printable(server)}', a stdio server every case shares: one case's writes are the next one's start; set \`isolate: true\` on it (docs/multi-turn.md)`,
+      );
+  }
   const pool = new ServerPool(bounds.pool);
   try {
     for (const loaded of withServers) {

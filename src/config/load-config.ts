@@ -55,12 +55,7 @@ export function loadConfig(path: string | undefined, overrides: ConfigOverrides 
     (path === undefined || path === DEFAULT_CONFIG) &&
     (overrides.suites?.length ?? 0) > 0 &&
     (overrides.providers?.length ?? 0) > 0;
-  if (!existsSync(file) && !flagsOnly) {
-    throw new ToolgaugeError(
-      'CONFIG_NOT_FOUND',
-      `${displayPath(file)}: config file not found; pass --config <file>, create ${DEFAULT_CONFIG} (toolgauge init writes one), or give --suite and --provider`,
-    );
-  }
+  if (!existsSync(file) && !flagsOnly) throw missingConfig(file, path, overrides);
   const { data: base, locate } = flagsOnly
     ? { data: ConfigSchema.parse({}), locate: (at: readonly PropertyKey[]) => `(no config file) ${at.join('.')}` }
     : loadYamlFile(file, ConfigSchema, 'CONFIG_INVALID');
@@ -112,6 +107,43 @@ export function loadConfig(path: string | undefined, overrides: ConfigOverrides 
       variants: (i) => (i < fileVariants ? locate(['variants', i]) : `--variant/--sweep variants[${i}]`),
     },
   };
+}
+
+/**
+ * No config file, and the command line does not make up for it: what was looked for and how to give it. A config
+ * named by --config that is absent is that file's fault; with the default one absent, what is missing is named (the
+ * suites, the providers, or both), not a file the user never wrote.
+ */
+function missingConfig(file: string, path: string | undefined, overrides: ConfigOverrides): ToolgaugeError {
+  const named = path !== undefined && path !== DEFAULT_CONFIG;
+  if (named) {
+    return new ToolgaugeError(
+      'CONFIG_NOT_FOUND',
+      `${displayPath(file)}: config file not found; check the path given to --config, or run toolgauge init to write one`,
+    );
+  }
+  const suites = (overrides.suites?.length ?? 0) > 0;
+  const providers = (overrides.providers?.length ?? 0) > 0;
+  const looked = `there is no config file (looked for ${file})`;
+  const bundled = bundledSuiteNames();
+  const suiteHow = `--suite <suite file, or a bundled suite${bundled.length ? `: ${bundled.join(', ')}` : ''}>`;
+  const providerHow = '--provider <id> (e.g. sim:oracle, openai:gpt-4o-mini, ollama:qwen2.5)';
+  if (providers && !suites) {
+    return new ToolgaugeError(
+      'CONFIG_NOT_FOUND',
+      `no suite to run: no --suite given, and ${looked}; pass ${suiteHow}, or --config <file>`,
+    );
+  }
+  if (suites && !providers) {
+    return new ToolgaugeError(
+      'CONFIG_NOT_FOUND',
+      `no provider to run: no --provider given, and ${looked}; pass ${providerHow}, or --config <file>`,
+    );
+  }
+  return new ToolgaugeError(
+    'CONFIG_NOT_FOUND',
+    `nothing to run: ${looked}; pass --config <file>, or run toolgauge init to write one, or give ${suiteHow} and ${providerHow}`,
+  );
 }
 
 /** `--suite S`: an existing file relative to the current folder becomes absolute; anything else stays a name. */

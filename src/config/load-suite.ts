@@ -6,6 +6,7 @@ import { which } from '../util/which.js';
 import { checkExpectations, toolsKnownAtLoad } from './check-expectations.js';
 import { parseYamlPart, splitTopLevelSequencesOfFile } from './fast-yaml.js';
 import { loadYamlFile, type SemanticIssue } from './load-yaml.js';
+import { tooDeepPath } from './nesting-limit.js';
 import { type CaseBatch, casesOf, FileCases, type FileStamp, type SuiteCases } from './suite-cases.js';
 import { CaseSchema, SuiteSchema } from './suite-schema.js';
 
@@ -107,7 +108,7 @@ function validateLargeSuite(file: string, bytes: FileBytes, stamp: FileStamp): L
     const batches: CaseBatch[] = [];
     for (const b of region.batches) {
       const items = parseYamlPart(textOf(b));
-      if (!Array.isArray(items) || items.length !== b.count) return undefined;
+      if (!Array.isArray(items) || items.length !== b.count || tooDeepPath(items)) return undefined;
       // The suite's own rules (a suite needs servers, tools or functions in every case) hold for the whole file when
       // they hold with every batch.
       const checked = SuiteSchema.safeParse({ ...head, cases: items });

@@ -1,10 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { loadYamlFile } from './load-yaml.js';
 import { SuiteSchema } from './suite-schema.js';
+
+const tempDir = useTempDirs();
 
 const suite = {
   name: 'json-suite',
@@ -15,7 +17,7 @@ const suite = {
 };
 
 describe('loadYamlFile on JSON text (fast path)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-yaml-json-'));
+  const dir = tempDir('tg-yaml-json-');
   const write = (name: string, text: string) => {
     const file = join(dir, name);
     writeFileSync(file, text);

@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { relative } from 'node:path';
 import { z } from 'zod';
 import { type ErrorCode, ToolgaugeError } from '../errors.js';
+import { closest } from '../util/did-you-mean.js';
+import { displayPath } from '../util/display-path.js';
+import { isStackOverflow } from '../util/json-text.js';
 import { type FastYamlBatch, parseYamlFast } from './fast-yaml.js';
+import { nestingError, textTooDeep, tooDeepPath } from './nesting-limit.js';
+import { keysAt } from './schema-keys.js';
 
 type YamlModule = typeof import('yaml');
 let yamlModule: YamlModule | undefined;
@@ -32,16 +36,18 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out || '(root)';
 }
 
-export function displayPath(file: string): string {
-  const rel = relative(process.cwd(), file);
-  return rel && !rel.startsWith('..') ? rel : file;
-}
+export { displayPath };
 
 /** A problem found after the schema passed (a duplicate id, an unknown tool): where it is and what to do. */
 export interface SemanticIssue {
   path: PropertyKey[];
   message: string;
+  /** The path ends at a key that should not be there: locate the key itself, not its value. */
+  key?: boolean;
 }
+
+/** Where a problem is: `file:line:col: path` of the node at a YAML path (or of its key, or its nearest parent). */
+export type Locate = (path: readonly PropertyKey[], key?: boolean) => string;
 
 /** A file's problems listed in one error, at most this many (the rest are counted): enough to fix a batch at once. */
 export const MAX_LISTED_PROBLEMS = 20;
@@ -60,10 +66,10 @@ export function problemsError(
   code: ErrorCode,
   file: string,
   issues: readonly SemanticIssue[],
-  where: (path: readonly PropertyKey[]) => string,
+  where: Locate,
 ): ToolgaugeError {
   const shown = displayPath(file);
-  const lines = issues.slice(0, MAX_LISTED_PROBLEMS).map((i) => `${where(i.path)}: ${i.message}`);
+  const lines = issues.slice(0, MAX_LISTED_PROBLEMS).map((i) => `${where(i.path, i.key)}: ${i.message}`);
   const rest = issues.length - MAX_LISTED_PROBLEMS;
   if (rest > 0) lines.push(`… and ${rest} more problem${rest > 1 ? 's' : ''} in ${shown}`);
   const message =
@@ -78,8 +84,8 @@ export function problemsError(
 
 export interface LoadedYaml<T> {
   data: T;
-  /** `file:line:col: path` of the node at a YAML path (or of its nearest existing parent). */
-  locate(path: readonly PropertyKey[]): string;
+  /** `file:line:col: path` of the node at a YAML path (or of its key, or of its nearest existing parent). */
+  locate: Locate;
 }
 
 /** What a semantic check returns: nothing, one problem or all of them. */
@@ -121,9 +127,9 @@ function loadYaml<S extends z.ZodType>(
       const valid = validJson(fast.data, schema, check);
       if (valid.ok) {
         let located: LoadedYaml<unknown> | undefined;
-        const locate = (path: readonly PropertyKey[]) => {
+        const locate: Locate = (path, key) => {
           located ??= loadYaml(file, z.unknown(), code, undefined, false);
-          return located.locate(path);
+          return located.locate(path, key);
         };
         return { data: valid.data, locate };
       }
@@ -134,17 +140,24 @@ function loadYaml<S extends z.ZodType>(
     // a string): it is read again then.
     if (fast.kind === 'yaml') {
       let located: Located | undefined;
-      const whole = (path: readonly PropertyKey[]) => {
+      const whole = (path: readonly PropertyKey[], key?: boolean) => {
         located ??= parseLocated(file, read(), code);
-        return nodePosition(located.doc, located.lineCounter, path, 0);
+        return nodePosition(located.doc, located.lineCounter, path, 0, 0, key);
       };
       const where = batchLocator(read, fast.batches, whole);
-      return validate(file, fast.data, schema, code, check, (path) => `${shown}${where(path)}: ${formatPath(path)}`);
+      return validate(
+        file,
+        fast.data,
+        schema,
+        code,
+        check,
+        (path, key) => `${shown}${where(path, key)}: ${formatPath(path)}`,
+      );
     }
   }
   const { doc, lineCounter, data } = parseLocated(file, read(), code);
-  const locateFull = (path: readonly PropertyKey[]) =>
-    `${shown}${nodePosition(doc, lineCounter, path, 0)}: ${formatPath(path)}`;
+  const locateFull: Locate = (path, key) =>
+    `${shown}${nodePosition(doc, lineCounter, path, 0, 0, key)}: ${formatPath(path)}`;
   return validate(file, data, schema, code, check, locateFull);
 }
 
@@ -184,18 +197,23 @@ interface Located {
 /** The located parser on a whole file: a syntax error or an alias bomb is an error at file:line:col. */
 function parseLocated(file: string, text: string, code: ErrorCode): Located {
   const shown = displayPath(file);
+  const deep = textTooDeep(text);
+  if (deep) throw nestingError(code, file, `${shown}:${deep.line}:${deep.col}`);
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const first = doc.errors[0];
   if (first) {
     const pos = lineCounter.linePos(first.pos[0]);
+    // the parser ran out of stack: the document nests far too deep (what it caught is not a syntax error)
+    if (/call stack/i.test(first.message)) throw nestingError(code, file, `${shown}:${pos.line}:${pos.col}`);
     const msg = first.message.split('\n')[0] ?? first.message;
     throw new ToolgaugeError(code, `${shown}:${pos.line}:${pos.col}: YAML syntax error: ${msg}`);
   }
   try {
     return { doc, lineCounter, data: doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) };
   } catch (e) {
+    if (isStackOverflow(e)) throw nestingError(code, file, shown);
     // The yaml package throws a ReferenceError for an alias expanded too often (billion laughs) or one that names no
     // anchor: a fault of the file, not of toolgauge.
     if (!(e instanceof ReferenceError)) throw e;
@@ -214,12 +232,23 @@ function validate<S extends z.ZodType>(
   schema: S,
   code: ErrorCode,
   check: ((data: z.infer<S>) => CheckResult) | undefined,
-  locate: (path: readonly PropertyKey[]) => string,
+  locate: Locate,
 ): LoadedYaml<z.infer<S>> {
+  // Before anything walks the value: the first too-deep value, located by the top-level key that holds it.
+  const deep = tooDeepPath(data);
+  if (deep) throw nestingError(code, file, locate(deep.slice(0, 1)));
   // reportInput: zod 4 leaves the offending value out of an issue otherwise, and a wrong type would read as missing.
   const result = schema.safeParse(data, { reportInput: true });
   if (!result.success) {
-    const issues = result.error.issues.map((issue) => ({ path: issue.path, message: describeIssue(issue) }));
+    const issues = result.error.issues.flatMap((issue): SemanticIssue[] =>
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((k) => ({
+            path: [...issue.path, k],
+            key: true,
+            message: unknownKey(k, keysAt(schema, issue.path)),
+          }))
+        : [{ path: issue.path, message: describeIssue(issue) }],
+    );
     throw problemsError(code, file, issues, locate);
   }
   const problems = issuesOf(check?.(result.data));
@@ -231,8 +260,9 @@ type YamlDocument = ReturnType<YamlModule['parseDocument']>;
 type YamlLineCounter = InstanceType<YamlModule['LineCounter']>;
 
 /**
- * `:line:col` of the deepest node that exists for the path (a missing key points at its parent), its line moved down
- * by `lineOffset` (for a document parsed from a part of the file); '' when not even `minDepth` of the path exists.
+ * `:line:col` of the deepest node that exists for the path (a missing key points at its parent; with `key`, the key
+ * the path ends at rather than its value), its line moved down by `lineOffset` (for a document parsed from a part of
+ * the file); '' when not even `minDepth` of the path exists.
  */
 function nodePosition(
   doc: YamlDocument,
@@ -240,8 +270,18 @@ function nodePosition(
   path: readonly PropertyKey[],
   lineOffset: number,
   minDepth = 0,
+  key = false,
 ): string {
-  const { isNode } = yaml();
+  const { isNode, isMap, isScalar } = yaml();
+  if (key && path.length > minDepth) {
+    const parent = doc.getIn(path.slice(0, -1) as unknown[], true);
+    const name = path[path.length - 1];
+    const pair = isMap(parent) ? parent.items.find((p) => isScalar(p.key) && p.key.value === name) : undefined;
+    if (pair && isNode(pair.key) && pair.key.range) {
+      const pos = lineCounter.linePos(pair.key.range[0]);
+      return `:${pos.line + lineOffset}:${pos.col}`;
+    }
+  }
   for (let n = path.length; n >= minDepth; n--) {
     const node = doc.getIn(path.slice(0, n) as unknown[], true);
     if (isNode(node) && node.range) {
@@ -259,35 +299,45 @@ function nodePosition(
 function batchLocator(
   read: () => string,
   batches: readonly FastYamlBatch[],
-  whole: (path: readonly PropertyKey[]) => string,
-): (path: readonly PropertyKey[]) => string {
+  whole: (path: readonly PropertyKey[], key?: boolean) => string,
+): (path: readonly PropertyKey[], key?: boolean) => string {
   const parsed = new Map<FastYamlBatch, { doc: YamlDocument; lineCounter: YamlLineCounter }>();
   let text: string | undefined;
-  return (path) => {
+  return (path, atKey) => {
     const [key, index] = path;
     const batch =
       typeof index === 'number'
         ? batches.find((b) => b.key === key && index >= b.first && index < b.first + b.count)
         : undefined;
-    if (!batch) return whole(path);
+    if (!batch) return whole(path, atKey);
     let entry = parsed.get(batch);
     if (!entry) {
       const { LineCounter, parseDocument } = yaml();
       const lineCounter = new LineCounter();
       text ??= read();
-      const doc = parseDocument(text.slice(batch.start, batch.end), { lineCounter, prettyErrors: false });
+      const part = text.slice(batch.start, batch.end);
+      // too deep for the located parser: the whole file's reading names where (parseLocated)
+      if (textTooDeep(part)) return whole(path, atKey);
+      const doc = parseDocument(part, { lineCounter, prettyErrors: false });
       entry = { doc, lineCounter };
       parsed.set(batch, entry);
     }
     const local = [(index as number) - batch.first, ...path.slice(2)];
-    return nodePosition(entry.doc, entry.lineCounter, local, batch.line - 1, 1) || whole(path);
+    return nodePosition(entry.doc, entry.lineCounter, local, batch.line - 1, 1, atKey) || whole(path, atKey);
   };
+}
+
+/** An unknown key: the valid key it is closest to, else the keys valid there. */
+function unknownKey(key: string, valid: readonly string[]): string {
+  const meant = closest(key, valid);
+  if (meant) return `unknown key '${key}'; did you mean '${meant}'?`;
+  return valid.length > 0
+    ? `unknown key '${key}' (valid here: ${valid.join(', ')})`
+    : `unknown key '${key}' (remove or fix the spelling)`;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
-    case 'unrecognized_keys':
-      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')} (remove or fix the spelling)`;
     case 'invalid_union':
       return `${issue.message}; none of the accepted shapes matched`;
     case 'invalid_type':
@@ -312,6 +362,7 @@ function validJson<S extends z.ZodType>(
   schema: S,
   check?: (data: z.infer<S>) => CheckResult,
 ): { ok: true; data: z.infer<S> } | { ok: false } {
+  if (tooDeepPath(raw)) return { ok: false };
   const result = schema.safeParse(raw);
   if (!result.success || issuesOf(check?.(result.data)).length > 0) return { ok: false };
   return { ok: true, data: result.data };

@@ -1,3 +1,5 @@
+import { MAX_FILE_DEPTH } from './nesting-limit.js';
+
 /**
  * A parser for the plain subset of YAML that generated and hand-written suites mostly are: block mappings and
  * sequences, one-line scalars (plain, 'single' or "double" quoted) and one-line flow collections, comments. It is
@@ -8,6 +10,13 @@
  */
 
 export const NOT_PLAIN: unique symbol = Symbol('not plain YAML');
+
+/**
+ * Collections nested deeper than this are left to the other parsers (js-yaml bounds its own depth, the located parser
+ * is guarded by a scan of the text: src/config/nesting-limit.ts). This parser recurses per level, and running out of
+ * stack in the middle of compiling a regular expression kills the process (V8 reports it as out of memory).
+ */
+const MAX_DEPTH = MAX_FILE_DEPTH;
 
 class NotPlain {}
 const STOP = new NotPlain();
@@ -91,6 +100,8 @@ const isSpace = (c: number) => c === 32 || c === 9;
 
 class PlainParser {
   next = 0;
+  /** Block collections open around the one being read. */
+  private depth = 0;
   constructor(
     private readonly text: string,
     private readonly lines: Lines,
@@ -109,6 +120,7 @@ class PlainParser {
   }
 
   private sequence(i: number, indent: number): unknown[] {
+    if (++this.depth > MAX_DEPTH) stop();
     const items: unknown[] = [];
     const { lines, text } = this;
     while (i < lines.length) {
@@ -150,10 +162,12 @@ class PlainParser {
       if (i < lines.length && lines.indent(i) > indent) stop(); // a scalar over several lines
     }
     this.next = i;
+    this.depth--;
     return items;
   }
 
   private mapping(i: number, indent: number): Record<string, unknown> {
+    if (++this.depth > MAX_DEPTH) stop();
     const map: Record<string, unknown> = {};
     const { lines, text } = this;
     while (i < lines.length) {
@@ -188,6 +202,7 @@ class PlainParser {
       if (i < lines.length && lines.indent(i) > indent) stop();
     }
     this.next = i;
+    this.depth--;
     return map;
   }
 
@@ -376,6 +391,8 @@ function plainScalar(raw: string): unknown {
 
 /** A flow collection on one line: `[a, "b", {c: 1}]`. */
 class FlowParser {
+  /** Flow collections open around the one being read. */
+  private depth = 0;
   constructor(
     private readonly text: string,
     private pos: number,
@@ -418,18 +435,23 @@ class FlowParser {
   }
 
   private seq(): unknown[] {
+    if (++this.depth > MAX_DEPTH) stop();
     this.pos++;
     const items: unknown[] = [];
     this.space();
     if (this.text.charCodeAt(this.pos) === 93) {
       this.pos++;
+      this.depth--;
       return items;
     }
     for (;;) {
       items.push(this.value());
       this.space();
       const c = this.text.charCodeAt(this.pos++);
-      if (c === 93) return items;
+      if (c === 93) {
+        this.depth--;
+        return items;
+      }
       if (c !== 44) stop();
       this.space();
       if (this.text.charCodeAt(this.pos) === 93) stop(); // a trailing comma
@@ -437,11 +459,13 @@ class FlowParser {
   }
 
   private map(): Record<string, unknown> {
+    if (++this.depth > MAX_DEPTH) stop();
     this.pos++;
     const map: Record<string, unknown> = {};
     this.space();
     if (this.text.charCodeAt(this.pos) === 125) {
       this.pos++;
+      this.depth--;
       return map;
     }
     for (;;) {
@@ -457,7 +481,10 @@ class FlowParser {
       map[k] = this.value();
       this.space();
       const c = this.text.charCodeAt(this.pos++);
-      if (c === 125) return map;
+      if (c === 125) {
+        this.depth--;
+        return map;
+      }
       if (c !== 44) stop();
       this.space();
       if (this.text.charCodeAt(this.pos) === 125) stop();

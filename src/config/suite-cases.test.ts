@@ -76,6 +76,8 @@ describe('suite cases read again from a large file', () => {
   it('leave a file with a problem to the whole-file loader, which locates it', () => {
     const bad = join(dir, 'bad.yaml');
     writeFileSync(bad, suiteText(1_500).replace('  - id: c1234\n', '  - id: c1234\n    promt: typo\n'));
-    expect(() => loadSuite(bad, { streamBytes: 1 })).toThrow(/bad\.yaml:\d+:\d+: cases\[1234\]: unknown key 'promt'/);
+    expect(() => loadSuite(bad, { streamBytes: 1 })).toThrow(
+      /bad\.yaml:\d+:5: cases\[1234\]\.promt: unknown key 'promt'; did you mean 'prompt'\?/,
+    );
   });
 });

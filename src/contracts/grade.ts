@@ -30,9 +30,17 @@ export interface GradeInput {
   shown?: ToolDef[];
 }
 
-/** A pure function of the transcript and the case. Returns null when it does not apply to the case. */
+/**
+ * A pure function of the transcript and the case. Returns null when it does not apply to the case.
+ *
+ * In a scripted conversation (a case with `turns`), a grader of scope `turn` (the default) grades each user message
+ * on its own: its input is the case with that message as `prompt` and the message's `expect`, and the transcript of
+ * the model turns that answered it; the case's grade combines them and names the first turn that failed. A grader of
+ * scope `conversation` grades the whole case once (the state left behind: `final-state`).
+ */
 export interface Grader {
   name: string;
   description: string;
+  scope?: 'turn' | 'conversation';
   grade(input: GradeInput): Grade | null;
 }

@@ -8,6 +8,7 @@ export type * from './plugin.js';
 export type * from './provider.js';
 export type * from './renderer.js';
 export type * from './reporter.js';
+export type * from './state.js';
 export type * from './suite.js';
 export type * from './tool.js';
 export type * from './transcript.js';

@@ -46,6 +46,8 @@ export interface Oracle {
    * read from the request.
    */
   catalog?: { name: string; description: string }[];
+  /** Other valid paths to the same result (`expect.alternatives`), each a list of calls: what `sim:detour` takes. */
+  alternatives?: ExpectedCall[][];
 }
 
 export interface CacheHints {

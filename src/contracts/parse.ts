@@ -22,11 +22,17 @@ export type ModelFormat =
   | 'mistral'
   /** Llama 3.x `<|python_tag|>`, Llama 4 `<|python_start|>…<|python_end|>`. */
   | 'llama'
-  /** DeepSeek V3/R1 and V3.1 `<｜tool▁calls▁begin｜>`, V3.2 DSML markup. */
+  /** DeepSeek V3/R1 and V3.1 `<｜tool▁calls▁begin｜>`, V3.2 / V4 DSML markup. */
   | 'deepseek'
-  /** GLM-4.5/4.6/4.7 `<tool_call>name<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>`. */
+  /**
+   * `<tool_call>name<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>`: GLM-4.5/4.6/4.7 and the families that
+   * write the same grammar (Hunyuan with `<tool_sep>` after the name, K2 Horizon's `<ifm|…>` tags with typed values).
+   */
   | 'glm'
-  /** Kimi K2 `<|tool_calls_section_begin|>…functions.name:0<|tool_call_argument_begin|>{…}`. */
+  /**
+   * Kimi K2 `<|tool_calls_section_begin|>…functions.name:0<|tool_call_argument_begin|>{…}`, and Kimi K3's XTML
+   * `<|open|>call tool="name"<|sep|><|open|>argument key="k" type="…"<|sep|>v<|close|>argument<|sep|>…`.
+   */
   | 'kimi'
   /** gpt-oss harmony `<|channel|>commentary to=functions.name … <|message|>{…}<|call|>`. */
   | 'harmony'
@@ -51,7 +57,24 @@ export type ModelFormat =
   /** Tool-named XML as Cline and Roo Code ask for it (`<read_file><path>…</path></read_file>`), offered tools only. */
   | 'tool-named-xml'
   /** An OpenAI-shaped object echoed as text: `{"tool_calls": [{"function": {"name", "arguments"}}]}`. */
-  | 'openai-json';
+  | 'openai-json'
+  /** Apertus `<|tools_prefix|>[{"name": {args}}]<|tools_suffix|>`: each call an object keyed by the tool's name. */
+  | 'apertus'
+  /** Liquid LFM2 `<|tool_call_start|>[name(a=1)]<|tool_call_end|>` (python calls, or a JSON list). */
+  | 'lfm2'
+  /** MiniCPM `<function name="…"><param name="…">v</param></function>` (CDATA values allowed). */
+  | 'minicpm'
+  /**
+   * MiniMax M2 `<minimax:tool_call><invoke name="…"><parameter name="…">…` and M3's namespaced tags whose parameters
+   * are child elements named after the parameter.
+   */
+  | 'minimax'
+  /** A tool name on its own line, then a JSON object of arguments, inside a call tag or fence. */
+  | 'name-json'
+  /** Solar Open `<|tool_call:begin|>id<|tool_call:name|>name<|tool_call:args|>{…}<|tool_call:end|>`. */
+  | 'solar'
+  /** GigaChat 3 `function call<|role_sep|>{…}`, GigaChat 3.5's GCML invoke markup. */
+  | 'gigachat';
 
 /** A tool the request offered, as the parser needs it: its name, and its schema for converting text values. */
 export interface ParseTool {

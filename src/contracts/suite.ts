@@ -1,1 +1,10 @@
-export type { Expect, ExpectedCall, ServerSpec, Suite, SuiteCase, ToolFilter } from '../config/suite-schema.js';
+export type {
+  Expect,
+  ExpectedCall,
+  ServerSpec,
+  StateFact,
+  Suite,
+  SuiteCase,
+  ToolFilter,
+  UserTurn,
+} from '../config/suite-schema.js';

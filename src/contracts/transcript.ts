@@ -1,5 +1,6 @@
 import type { ModelRequest, ModelResponse } from './model.js';
 import type { ParseResult } from './parse.js';
+import type { ObservedState } from './state.js';
 
 /** One tool call the agent loop executed against an MCP server (or an inline tool's canned result). */
 export interface ToolExecution {
@@ -21,6 +22,11 @@ export interface ToolExecution {
 
 export interface Turn {
   index: number;
+  /**
+   * Set in a scripted conversation (a case with `turns`): which user message (0-based) this model turn answers. The
+   * first model turn of each user message is the request that ends with that message.
+   */
+  userTurn?: number;
   /** The request as sent (oracle removed). */
   request: Omit<ModelRequest, 'oracle'>;
   response: ModelResponse;
@@ -35,4 +41,6 @@ export interface Transcript {
   /** Text of the last assistant reply. */
   finalText: string;
   stopReason: StopReason;
+  /** What the case's state facts (`expect.state`) read after the conversation; absent when it has none. */
+  state?: ObservedState;
 }

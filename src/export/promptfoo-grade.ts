@@ -1,4 +1,5 @@
 import type { Grade } from '../contracts/grade.js';
+import { gradeCase } from '../graders/grade-case.js';
 import { getGrader } from '../graders/index.js';
 import type { PromptfooGradeContext } from './promptfoo-case.js';
 
@@ -26,12 +27,9 @@ export function gradeForPromptfoo(graderName: string, metadata: unknown): Prompt
   }
   if (ctx.error)
     return { pass: false, score: 0, reason: `${graderName}: case errored (${ctx.error.code}: ${ctx.error.message})` };
-  const grade: Grade | null = grader.grade({
-    case: ctx.case,
-    transcript: ctx.transcript,
-    protocol: ctx.protocol,
-    tools: ctx.tools,
-  });
+  const grade: Grade | null =
+    gradeCase([grader], { case: ctx.case, transcript: ctx.transcript, protocol: ctx.protocol, tools: ctx.tools })[0] ??
+    null;
   if (!grade) return { pass: true, score: 1, reason: `${graderName}: does not apply to this case` };
   return {
     pass: grade.pass,

@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { EXIT_INTERRUPTED } from '../errors.js';
+import { EXIT_INTERRUPTED, ToolgaugeError } from '../errors.js';
 import type { CompareResult } from '../report/compare.js';
 import type { FinishInput } from '../report/report-sink.js';
+import { renderBriefSummary } from '../report/summary.js';
 import { writeReports } from '../report/write-reports.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
 import { runLogPath } from '../run-log/run-folder.js';
 import type { RunHeader } from '../run-log/schema.js';
+import { isWriteFailure, writeFailed } from '../util/write-failure.js';
 import type { GateVerdict } from './gate.js';
 import { type GateSettings, judgeRun } from './judge.js';
 
@@ -36,6 +38,8 @@ export interface FinishRunInput {
 export interface FinishedRun {
   /** The text of summary.md, for the command to print. */
   summary: string;
+  /** Its first part, what `-q` prints: the verdict, the comparison with the baseline and the matrix. */
+  brief: string;
   /** undefined: not compared (no gate, comparison off, or cancelled); null: no baseline file. */
   comparison?: CompareResult | null;
   verdict?: GateVerdict;
@@ -63,13 +67,39 @@ export async function finishRun(input: FinishRunInput): Promise<FinishedRun> {
     aggregate,
     displayDir: input.displayDir,
     interrupted: input.interrupted,
-    ...(judged ? { comparison: judged.comparison, gate: judged.verdict } : {}),
+    ...(judged
+      ? {
+          comparison: judged.comparison,
+          gate: { exitCode: judged.verdict.exitCode, lines: judged.verdict.lines },
+          gateChecks: judged.verdict.checks,
+        }
+      : {}),
   };
-  const summary = input.reports
-    ? await input.reports.finish(end)
-    : await writeReports({ ...end, runDir: input.runDir, runLog: runLogPath(input.runDir) });
+  let summary: string;
+  try {
+    summary = input.reports
+      ? await input.reports.finish(end)
+      : await writeReports({ ...end, runDir: input.runDir, runLog: runLogPath(input.runDir) });
+  } catch (e) {
+    input.reports?.discard();
+    if (!isWriteFailure(e)) throw e;
+    // The run log is complete (it was closed before): only the reports are missing, and they can be written again.
+    const first = writeFailed(input.runDir, e);
+    throw new ToolgaugeError(
+      'WRITE_FAILED',
+      `${first.message}; the run log ${input.displayDir}/run.jsonl is complete: once the folder has room, write the reports with: toolgauge report ${input.displayDir}`,
+      first.details,
+      { cause: e },
+    );
+  }
+  const brief = renderBriefSummary(aggregate, {
+    runDir: input.displayDir,
+    interrupted: input.interrupted,
+    ...(judged ? { comparison: judged.comparison, gateLines: judged.verdict.lines } : {}),
+  });
   return {
     summary,
+    brief,
     ...(judged ? { comparison: judged.comparison, verdict: judged.verdict } : {}),
     lines: judged?.verdict.lines ?? [],
     exitCode: input.cancelled ? EXIT_INTERRUPTED : (judged?.verdict.exitCode ?? 0),

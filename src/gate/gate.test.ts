@@ -1,14 +1,16 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { serializeSnapshot, snapshotOf } from '../report/snapshot.js';
 import { loadRun } from '../run-log/load-run.js';
 import { applyGate } from './gate.js';
 import { judgeRun } from './judge.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-gate-'));
+const tempDir = useTempDirs();
+
+const dir = tempDir('tg-gate-');
 const graders = ['parseable'];
 
 async function agg(id: string, cases: Parameters<typeof writeSyntheticRun>[2]) {
@@ -31,7 +33,15 @@ describe('gate', () => {
     expect(verdict.lines.join('\n')).toContain(
       'gate: REGRESSION parseable in full-details × sim:oracle: 90.0% → 60.0% (−30.0 pts, 9 pass→fail vs 0 fail→pass',
     );
-    expect(verdict.lines.join('\n')).not.toContain('names-only × sim:oracle:');
+    expect(verdict.lines.join('\n')).not.toContain('REGRESSION parseable in names-only');
+    // what the gate could have seen, per compared cell, before the verdict
+    expect(verdict.lines).toContain(
+      'gate: detects drops of 39.4 pts with 80% power (per cell × grader, from the baseline):',
+    );
+    expect(verdict.lines).toContain(
+      'gate:   parseable in names-only × sim:oracle: ≥ 39.4 pts (n=30, k=1, baseline 90.0%, flip rate 18.0% (assumed: one trial per case))',
+    );
+    expect(verdict.lines.at(-1)).toBe('gate: FAILED');
     expect(comparison?.cells.filter((c) => c.regression)).toHaveLength(1);
     const none = judgeRun(run, { maxInfraErrorRate: 0, baseline: 'absent.json' }, dir);
     expect(none.comparison).toBeNull();
@@ -40,6 +50,29 @@ describe('gate', () => {
       'gate: no baseline (regressions not checked; `toolgauge baseline update <run-dir>` creates one)',
     );
     expect(judgeRun(run, { maxInfraErrorRate: 0, baseline: 'none' }, dir).comparison).toBeUndefined();
+  });
+
+  it('names the cells where no drop is detectable, apart from the figures', async () => {
+    const cases = [
+      ...passingCases(40, 36, graders),
+      ...passingCases(40, 0, graders, { provider: 'sim:stopper' }),
+      ...passingCases(4, 4, graders, { provider: 'sim:few' }),
+    ];
+    writeFileSync(join(dir, 'none.json'), serializeSnapshot(snapshotOf(await agg('none-base', cases))));
+    const { verdict } = judgeRun(await agg('none-run', cases), { maxInfraErrorRate: 0, baseline: 'none.json' }, dir);
+    expect(verdict.lines).toContain(
+      'gate:   no drop detectable: parseable in full-details × sim:stopper (nothing passes in the baseline)',
+    );
+    expect(verdict.lines).toContain(
+      'gate:   no drop detectable: parseable in full-details × sim:few (too few cases, n ≤ 4)',
+    );
+    expect(
+      verdict.lines.filter((l) => l.startsWith('gate:   parseable in full-details × sim:oracle: ≥ ')),
+    ).toHaveLength(1);
+    expect(verdict.lines[0]).toBe(
+      'gate: baseline none-base: 0 significant regression(s) beyond 5.0 pts (paired sign-flip test per case, Holm-corrected alpha 0.05)',
+    );
+    expect(verdict.lines[1]).toMatch(/^gate: detects drops of \d+\.\d pts \(2 cell\(s\): none\) with 80% power/);
   });
 
   it('applies per-cell thresholds with renderer/provider globs', async () => {

@@ -235,8 +235,9 @@ function explainMiss(
     if (best === undefined || n < (problems[best]?.[j]?.length ?? Number.POSITIVE_INFINITY)) best = i;
   }
   if (best === undefined) {
+    // every call to this tool matched another expected call: one is missing (in a sequence, a call out of order is
+    // an unmatched one, explained below)
     const same = refs.some((r) => r.tool === e.tool);
-    if (same && sequence) return `${e.tool} was called, but not in the expected order`;
     return same ? `${e.tool} was called fewer times than expected` : `${e.tool} was never called`;
   }
   const ref = refs[best] as CallRef;

@@ -182,6 +182,11 @@ describe('correct-arguments', () => {
     expect(run(seq, '[spotify.play(artist="A"), spotify.play(artist="B")]')).toMatchObject({ pass: true });
     const swapped = run(seq, '[spotify.play(artist="B"), spotify.play(artist="A")]');
     expect(swapped).toMatchObject({ pass: false, score: 0.5 });
+    expect(swapped?.reason).toContain("spotify.play(artist='B') is out of the expected order");
+    // a sequence cut short (the model stopped after the first call) is a missing call, not an order problem
+    const short = run(seq, '[spotify.play(artist="A")]');
+    expect(short).toMatchObject({ pass: false, score: 0.5 });
+    expect(short?.reason).toBe('spotify.play was called fewer times than expected');
   });
 
   it('a hallucinated tool fails and says so', () => {

@@ -2,6 +2,7 @@ import type { Grader } from '../contracts/grade.js';
 import { ToolgaugeError } from '../errors.js';
 import { continuedAfterResults } from './continued-after-results.js';
 import { correctArguments } from './correct-arguments.js';
+import { finalState } from './final-state.js';
 import { markdownWrapped } from './markdown-wrapped.js';
 import { noCall } from './no-call.js';
 import { parseable } from './parseable.js';
@@ -14,6 +15,7 @@ export const graders = {
   'continued-after-results': continuedAfterResults,
   'no-call': noCall,
   'tool-search': toolSearchGrader,
+  'final-state': finalState,
 } satisfies Record<string, Grader>;
 
 export type GraderName = keyof typeof graders;

@@ -10,7 +10,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
   ajv: Ajv,
 ) => Ajv;
 
-function newAjv(): Ajv {
+/** An ajv as the graders configure it (every error, formats checked, unknown keywords ignored). */
+export function newAjv(): Ajv {
   const instance = new Ajv({ allErrors: true, strict: false, validateFormats: true });
   addFormats(instance);
   return instance;

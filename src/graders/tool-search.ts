@@ -1,4 +1,5 @@
 import type { Grade, GradeInput, Grader } from '../contracts/grade.js';
+import { userMessagesOf } from '../util/user-turns.js';
 import { expectsCalls, isSearchCall, toolCalls } from './transcript-calls.js';
 
 const NAME = 'tool-search';
@@ -7,16 +8,21 @@ const NAME = 'tool-search';
  * For a strategy that holds its tools back behind a search (the request's `toolSearch`): passes when every tool the
  * case expects was loaded, by a search within its `k` results or as an eager tool, whatever was then done with it
  * (correct-arguments judges that). Its pass rate is the search's recall at k. Reports the searches per case, the rank
- * at which each expected tool was first found, and the turns spent on searches alone.
+ * at which each expected tool was first found, and the turns spent on searches alone. In a conversation it judges the
+ * whole case once (scope `conversation`): a tool found while answering one user message stays loaded for the next, so
+ * the expected tools are those of every message, found by any search of the case.
  */
 export const toolSearchGrader: Grader = {
   name: NAME,
   description:
     'For tool-search strategies: every expected tool was found by a search within k (or loaded eagerly); reports searches, ranks and the turns spent searching.',
+  scope: 'conversation',
   grade(input: GradeInput): Grade | null {
     const spec = input.transcript.turns[0]?.request.toolSearch;
-    if (!spec || !expectsCalls(input.case)) return null;
-    const expected = [...new Set((input.case.expect.calls ?? []).map((c) => c.tool))];
+    if (!spec) return null;
+    const calling = userMessagesOf(input.case).filter((m) => expectsCalls({ ...input.case, expect: m.expect }));
+    if (calling.length === 0) return null;
+    const expected = [...new Set(calling.flatMap((m) => (m.expect.calls ?? []).map((c) => c.tool)))];
     const eager = new Set(spec.eager);
     const ranks: Record<string, number> = {};
     const queries: string[] = [];

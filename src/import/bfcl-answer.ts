@@ -16,6 +16,17 @@ export function concreteValue(value: unknown): unknown {
   return out;
 }
 
+/**
+ * The allowed-value form of a concrete value, the inverse of {@link concreteValue}: every value of a dict wrapped in a
+ * list of one allowed value, lists element by element, so `concreteValue(allowedForm(v))` is `v` again (unless a dict
+ * holds an empty string, which that form reads as "omitted").
+ */
+export function allowedForm(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(allowedForm);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, [allowedForm(v)]]));
+}
+
 /** The call a possible answer describes: each parameter's first allowed value; "" first = omitted. */
 export function answerArgs(call: ExpectedCall): Record<string, unknown> {
   const args: Record<string, unknown> = {};

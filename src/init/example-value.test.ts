@@ -17,6 +17,18 @@ describe('exampleValue', () => {
     [{ type: 'string', description: 'Path to the Excel file (e.g. "test.xlsx")' }, 'test.xlsx'],
     [{ type: 'object', minProperties: 1, additionalProperties: { type: ['number', 'boolean'] } }, { example_key: 1 }],
     [{ type: 'object', minProperties: 1, properties: { a: { type: 'string', enum: ['x'] } } }, { a: 'x' }],
+    [{ type: 'integer', exclusiveMinimum: 2, exclusiveMaximum: 5 }, 3],
+    [{ type: 'number', minimum: 0.5, multipleOf: 0.25 }, 0.5],
+    [{ type: 'integer', minimum: 7, multipleOf: 5 }, 10],
+    [{ type: 'string', maxLength: 4 }, 'exam'],
+    [{ type: 'string', pattern: '^[A-Z]{2}-\\d{3}$' }, 'AA-000'],
+    [{ type: 'string', format: 'ipv4' }, '192.0.2.1'],
+    [{ type: 'array', items: { type: 'string' }, minItems: 2, uniqueItems: true }, ['example tag', 'example tag 2']],
+    [{ type: 'array', items: [{ type: 'integer' }, { type: 'boolean' }] }, [1, true]],
+    [
+      { allOf: [{ properties: { a: { type: 'integer' } }, required: ['a'] }, { required: ['b'] }] },
+      { a: 1, b: 'example b' },
+    ],
   ])('%j → %j', (schema, value) => {
     expect(exampleValue(schema, 'tags')).toEqual(value);
   });

@@ -1,8 +1,10 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { guessServerName, serverFromFlags, specForSuite, splitCommand } from './server-from-flags.js';
+
+const tempDir = useTempDirs();
 
 describe('splitCommand', () => {
   it('splits words as a shell does, without expansion', () => {
@@ -25,6 +27,7 @@ describe('guessServerName', () => {
     ['uvx mcp-server-git --repository .', 'git'],
     ['python3 weather_server.py', 'weather'],
     ['./build/index.js', 'server'],
+    ['env MEMORY_FILE_PATH=/tmp/m.jsonl node node_modules/@modelcontextprotocol/server-memory/dist/index.js', 'memory'],
   ])('%s → %s', (command, name) => {
     expect(guessServerName({ server: command }, splitCommand(command))).toBe(name);
   });
@@ -42,7 +45,7 @@ describe('serverFromFlags and specForSuite', () => {
     expect(() => serverFromFlags({})).toThrow(/exactly one of/);
     expect(() => serverFromFlags({ url: 'ftp://x' })).toThrow(/not an http/);
     expect(serverFromFlags({ builtin: 'excel' })).toMatchObject({ spec: { builtin: 'excel' }, name: 'excel' });
-    const cwd = mkdtempSync(join(tmpdir(), 'tg-init-spec-'));
+    const cwd = tempDir('tg-init-spec-');
     mkdirSync(join(cwd, 'data'));
     writeFileSync(join(cwd, 'server.js'), '');
     const { spec } = serverFromFlags({ server: 'node ./server.js --root data --verbose npx' });

@@ -78,7 +78,10 @@ export function guessServerName(flags: InitServerFlags, words: readonly string[]
   }
   const serveAt = words.findIndex((w, i) => w === 'serve' && words[i + 1] === 'mcp');
   if (serveAt >= 0 && words[serveAt + 2]) return clean(words[serveAt + 2]!);
-  const candidates = words.filter((w, i) => !w.startsWith('-') && !(i === 0 && RUNNERS.has(basename(w))));
+  // `env NAME=value … node server.js`: the command starts after the environment it is given
+  let start = words[0] === 'env' ? 1 : 0;
+  while (start < words.length && /^[A-Za-z_]\w*=/.test(words[start]!)) start++;
+  const candidates = words.slice(start).filter((w, i) => !w.startsWith('-') && !(i === 0 && RUNNERS.has(basename(w))));
   for (const w of candidates) {
     const pkg = /node_modules[\\/](@[\w.-]+[\\/])?([\w.-]+)/.exec(w);
     if (w.includes('node_modules') && pkg?.[2]) return clean(pkg[2]);

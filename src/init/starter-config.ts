@@ -1,3 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 /**
  * The starter config: the generated suite, two renderers, `sim:oracle` (simulated, always right: it proves the
  * wiring with no key and no network) and, commented out, a real model to add. Keys are named by environment variable
@@ -19,7 +22,8 @@ providers:
   # A hosted API; its key is read from OPENAI_API_KEY (never written here)
   # - openai:gpt-4o-mini
 repeats: 1
-concurrency: 2            # cases in flight; 1–2 for a local CPU or single-GPU server, 8+ for a hosted API
+concurrency: 2            # cases in flight; 1–2 for a local CPU or single-GPU server, 8+ for a hosted API; 1 when
+                          # cases depend on what another case's calls wrote (init's first eval ran them one at a time)
 maxTurns: 6
 timeouts:
   turnMs: 120000          # one model reply; a local model on CPU may need 300000
@@ -37,8 +41,47 @@ gate:
 `;
 }
 
+/**
+ * How the workflow gets toolgauge: from the project's own dependencies (its package.json lists toolgauge), or, for a
+ * project that does not list it, straight from toolgauge's repository (toolgauge is not published on npm yet).
+ */
+export type WorkflowInstall = { from: 'project'; lockfile: boolean } | { from: 'repository' };
+
+/** Where toolgauge comes from for the project in `dir` (the folder that holds .github/). */
+export function workflowInstall(dir: string): WorkflowInstall {
+  let manifest: Record<string, unknown> = {};
+  try {
+    manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    return { from: 'repository' };
+  }
+  const listed = ['dependencies', 'devDependencies', 'optionalDependencies'].some((k) => {
+    const deps = manifest[k];
+    return typeof deps === 'object' && deps !== null && 'toolgauge' in deps;
+  });
+  if (!listed) return { from: 'repository' };
+  const lockfile = ['package-lock.json', 'npm-shrinkwrap.json'].some((f) => existsSync(join(dir, f)));
+  return { from: 'project', lockfile };
+}
+
+/** The workflow's install step(s), as docs/ci.md describes them. */
+function installSteps(install: WorkflowInstall): string[] {
+  if (install.from === 'project') {
+    return [
+      "      # toolgauge is in the project's dependencies: its package holds the action used below",
+      `      - run: ${install.lockfile ? 'npm ci' : 'npm install'}`,
+    ];
+  }
+  return [
+    '      # toolgauge is not published on npm yet: it is installed from its repository, and its `prepare` script',
+    '      # builds it. TODO: replace <owner> with the account that hosts toolgauge; or add it to the project once',
+    '      # (npm install --save-dev github:<owner>/toolgauge) and run `npm ci` here instead (docs/ci.md).',
+    '      - run: npm install --no-save github:<owner>/toolgauge',
+  ];
+}
+
 /** A GitHub Actions workflow that runs the config on every pull request through toolgauge's action (action.yml). */
-export function ciWorkflow(configFile: string, actionRef: string): string {
+export function ciWorkflow(configFile: string, actionRef: string, install: WorkflowInstall): string {
   return `# Written by \`toolgauge init\`: runs the eval on every pull request (docs/ci.md).
 name: toolgauge
 on: [pull_request]
@@ -49,7 +92,7 @@ jobs:
       - uses: actions/checkout@v4
       - uses: actions/setup-node@v4
         with: { node-version: 20 }
-      - run: npm install --no-save toolgauge
+${installSteps(install).join('\n')}
       # the action ships in the toolgauge package: eval, the gate's exit code, the report as an artifact, the step summary
       - uses: ${actionRef}
         with:

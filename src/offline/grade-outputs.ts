@@ -1,14 +1,16 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LoadedSuite } from '../config/load-suite.js';
 import { casesById } from '../config/suite-cases.js';
+import { suiteHashes } from '../config/suite-hash.js';
 import type { Grade, Grader } from '../contracts/grade.js';
 import type { Protocol } from '../contracts/model.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import { ToolgaugeError } from '../errors.js';
+import { gradeCase } from '../graders/grade-case.js';
 import { RunAggregate } from '../run-log/aggregate.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RunLogWriter } from '../run-log/writer.js';
+import { makeFolder } from '../util/output-folder.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { inShard, type Shard } from '../util/shard.js';
 import { type CaseToolList, CaseTools } from './case-tools.js';
@@ -126,10 +128,11 @@ export async function gradeOutputs(input: GradeOutputsInput): Promise<GradeOutpu
     strategies: [{ label: input.renderer, name: 'recorded', options: {} }],
     providers: models.map((m) => ({ label: m, id: m, simulated: false })),
     suites: [{ name: suite.name, file: input.suite.file, cases: input.suite.cases.count }],
+    suiteHashes: suiteHashes([input.suite]),
     plannedCases: planned,
   };
   // Created only now: a file with a bad line leaves no empty run folder behind.
-  mkdirSync(input.runDir, { recursive: true });
+  makeFolder(input.runDir);
   const lock = lockRunDir(input.runDir, 'grade');
   input.onStart?.(planned, header);
   const runLog = join(input.runDir, 'run.jsonl');
@@ -191,11 +194,7 @@ function gradeLine(
   const protocol = protocolOf(line.turns, input.textProtocol, input.protocol);
   const transcript = recordedTranscript(line.turns, protocol, `${suiteName}/${c.id}`, input.renderer, tools.context);
   const gradeInput = { case: c, transcript, protocol, tools: tools.list };
-  const grades: Grade[] = [];
-  for (const g of input.graders) {
-    const grade = g.grade(gradeInput);
-    if (grade) grades.push(grade);
-  }
+  const grades: Grade[] = gradeCase(input.graders, gradeInput);
   return {
     type: 'case',
     key: `${suiteName}/${c.id}|${input.renderer}|${provider}|${repeat}`,

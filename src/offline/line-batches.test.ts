@@ -1,11 +1,13 @@
-import { createReadStream, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { lineBatches } from './line-batches.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-lines-'));
+const tempDir = useTempDirs();
+
+const dir = tempDir('tg-lines-');
 
 async function viaReadline(file: string): Promise<string[]> {
   const out: string[] = [];

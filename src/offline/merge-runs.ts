@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ToolgaugeError } from '../errors.js';
 import { CASSETTE_FILE } from '../replay/cassettes.js';
@@ -8,6 +8,7 @@ import { runLogOf } from '../run-log/run-folder.js';
 import type { RunFooter, RunHeader } from '../run-log/schema.js';
 import { RunLogWriter } from '../run-log/writer.js';
 import { canonicalJson } from '../util/canonical-json.js';
+import { makeFolder } from '../util/output-folder.js';
 import { lockRunDir } from '../util/run-lock.js';
 
 export interface MergeOutcome {
@@ -104,7 +105,7 @@ export async function mergeRuns(
     ...(missingShards.length ? { missingShards } : {}),
   };
   const dir = resolve(outDir);
-  mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   const lock = lockRunDir(dir, 'merge');
   const runLog = join(dir, 'run.jsonl');
   const writer = new RunLogWriter(runLog, 'create');

@@ -1,14 +1,14 @@
-import { existsSync, mkdirSync, renameSync } from 'node:fs';
+import { existsSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { ServerPool } from '../catalog/server-pool.js';
 import type { Config, RendererEntry } from '../config/config-schema.js';
 import { resolveSuitePath } from '../config/load-config.js';
 import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
 import { casesById, firstCase } from '../config/suite-cases.js';
-import type { Grade } from '../contracts/grade.js';
 import type { Catalog, ToolDef } from '../contracts/tool.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { ToolgaugeError } from '../errors.js';
+import { gradeCase } from '../graders/grade-case.js';
 import { parseResponse } from '../parse/index.js';
 import { parseTools } from '../parse/parse-tools.js';
 import { resolveGraders, resolveStrategies } from '../plugins/index.js';
@@ -20,6 +20,7 @@ import type { CaseRecord, RunFooter, RunHeader } from '../run-log/schema.js';
 import { RunLogWriter } from '../run-log/writer.js';
 import { RunContext } from '../runner/run-context.js';
 import { canonicalJson } from '../util/canonical-json.js';
+import { makeFolder } from '../util/output-folder.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { CaseTools } from './case-tools.js';
 
@@ -87,7 +88,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
   const context = new RunContext(); // the schema cache read and each case catalog hashed once
 
   const dir = options.inPlace ? resolve(runDir) : resolve(options.outDir);
-  mkdirSync(dir, { recursive: true });
+  makeFolder(dir);
   const lock = lockRunDir(dir, options.inPlace ? 'regrade --in-place' : 'regrade');
   const target = join(dir, options.inPlace ? 'run.jsonl.regrading' : 'run.jsonl');
   const writer = new RunLogWriter(target, 'create');
@@ -162,7 +163,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
           reread++;
       }
       const input = { case: c, transcript, protocol: record.protocol, tools, ...(shown ? { shown } : {}) };
-      const grades = graders.map((g) => g.grade(input)).filter((g): g is Grade => g !== null);
+      const grades = gradeCase(graders, input);
       if (canonicalJson(grades) !== canonicalJson(record.grades)) changed++;
       const next: CaseRecord = { ...record, transcript, grades };
       writer.write(next);

@@ -140,3 +140,26 @@ describe('plain call objects keep their behaviour', () => {
     expect(openai.map((c) => c.shape)).toEqual(['openai-json']);
   });
 });
+
+describe('xlam: llama.cpp\'s generic {"tool_call": {…}}', () => {
+  it('reads one call, as the whole reply or after prose', () => {
+    const r = parse('{"tool_call": {"name": "lookup_zip", "arguments": {"zip": "5003"}}}');
+    expect(r.calls[0]).toMatchObject({ via: 'xlam', name: 'lookup_zip', args: { zip: '5003' } });
+    notAccepted(r);
+    expect(parse('Looking it up: {"tool_call": {"name": "lookup_zip", "arguments": {}}}').calls[0]).toMatchObject({
+      via: 'xlam',
+      name: 'lookup_zip',
+    });
+  });
+});
+
+describe('xlam: near misses', () => {
+  it('a {"tool_call": …} whose value is not a call is no call', () => {
+    expect(parse('{"tool_call": {"note": "none needed"}}').calls).toEqual([]);
+    expect(parse('{"tool_call": "lookup_zip"}').calls).toEqual([]);
+  });
+
+  it('a tool_calls list of things that are not calls is no call', () => {
+    expect(parse('{"tool_calls": [{"note": "later"}]}').calls).toEqual([]);
+  });
+});

@@ -88,7 +88,8 @@ export function callsFromValue(value: unknown, requireArgs: boolean): CallFromJs
 
 /**
  * The calls of a `{"tool_calls": [...]}` wrapper, or null when `value` is not one. xLAM answers
- * `{"thought"?, "tool_calls": [{"name", "arguments"}]}` (shape `xlam`); a model that echoes OpenAI's wire format writes
+ * `{"thought"?, "tool_calls": [{"name", "arguments"}]}` (shape `xlam`), as llama.cpp's generic format does, which
+ * writes a single call as `{"tool_call": {"name", "arguments"}}` (also `xlam`); a model that echoes OpenAI's wire format writes
  * elements `{"id", "type": "function", "function": {"name", "arguments": "<json>"}}`, or the whole assistant message
  * `{"role": "assistant", "content", "tool_calls": [...]}` or its legacy `function_call` (shape `openai-json`). The
  * wrapper itself says these are calls, so elements need no arguments key; an element that is not a call, or an empty
@@ -104,6 +105,13 @@ function wrapperCalls(value: unknown): CallFromJson[] | null {
     return call ? [call] : [];
   }
   const list = value.tool_calls;
+  // llama.cpp's generic format writes one call as {"tool_call": {"name", "arguments"}} (several as "tool_calls")
+  const single = value.tool_call;
+  if (!message && list === undefined && isRecord(single)) {
+    const call = callFromObject(single, false);
+    if (call) call.shape = 'xlam';
+    return call ? [call] : [];
+  }
   if (!Array.isArray(list)) return message && list === null ? [] : null;
   const calls: CallFromJson[] = [];
   for (const element of list) {
@@ -136,4 +144,31 @@ export function rawArgsOf(jsonText: string): string {
     }
   }
   return jsonText;
+}
+
+/**
+ * Apertus' call list: each element an object with one key, the tool's name, whose value is the arguments
+ * (`[{"get_weather": {"city": "Oslo"}}]`; one such object alone is read too). Every element must be one, else no calls.
+ */
+export function nameKeyedCalls(value: unknown): CallFromJson[] {
+  const items = Array.isArray(value) ? value : [value];
+  const calls: CallFromJson[] = [];
+  for (const item of items) {
+    if (!isRecord(item)) return [];
+    const keys = Object.keys(item);
+    const name = keys[0];
+    if (keys.length !== 1 || name === undefined || name.trim() === '') return [];
+    const raw = item[name];
+    const parsed = parseArguments(raw ?? {});
+    calls.push({
+      name: name.trim(),
+      args: parsed.ok ? parsed.value : raw,
+      doubleEncoded:
+        parsed.ok && (parsed.doubleEncoded || (typeof raw === 'string' && typeof parsed.value === 'object')),
+      repaired: parsed.ok && parsed.repaired,
+      badArgs: !parsed.ok,
+      ...(parsed.ok && parsed.tooDeep ? { tooDeep: true as const } : {}),
+    });
+  }
+  return calls;
 }

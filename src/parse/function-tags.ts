@@ -25,7 +25,8 @@ const NAME = /^[\p{L}_][\p{L}\p{N}_.:-]*$/u;
  * a number, boolean, null, array or object only when the whole value is that JSON literal, and anything else, `"3"`
  * with its quotes included, stays the text as written. One line break right after the open tag and one right before
  * the close tag are layout, not value. A missing `</function>` at the end of the reply, or before the next
- * `<function=`, flags the call truncated. Linear: indexOf only (TagBodies).
+ * `<function=`, flags the call truncated; such an unclosed tag is a call only when its body opens with a parameter or
+ * a JSON object (prose that names the tag is not one). Linear: indexOf only (TagBodies).
  */
 export function findFunctionTagCalls(text: string, ctx: FinderContext): Found {
   const found = emptyFound();
@@ -44,6 +45,11 @@ export function findFunctionTagCalls(text: string, ctx: FinderContext): Found {
     }
     const bodyStart = nameEnd + 1;
     const { bodyEnd, closed } = bodies.from(bodyStart);
+    // unclosed, a body must open like one (a parameter or JSON): `<function=NAME> with …` in prose is not a call
+    if (!closed && !opensBody(text, bodyStart, bodyEnd)) {
+      from = bodyStart;
+      continue;
+    }
     const end = closed ? bodyEnd + CLOSE.length : bodyEnd;
     found.spans.push([start, end]);
     from = end;
@@ -122,4 +128,11 @@ function jsonArgs(body: string): Args {
   if (typeof v !== 'object' || v === null || Array.isArray(v))
     return 'the body is neither parameters nor a JSON object';
   return { value: v, repaired: parsed.repaired };
+}
+
+/** Whether the body at `from` (after space) opens with a parameter tag or a JSON object, or is empty to its end. */
+function opensBody(text: string, from: number, end: number): boolean {
+  let i = from;
+  while (i < end && /\s/.test(text[i] as string)) i++;
+  return i >= end || text.startsWith(PARAM_OPEN, i) || text[i] === '{';
 }

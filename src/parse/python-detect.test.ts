@@ -10,7 +10,7 @@ const codes = (text: string) => parse(text).diagnostics.map((d) => d.code);
 const OSLO = ['get_weather', { city: 'Oslo' }];
 const CET = ['get_time', { zone: 'CET' }];
 
-describe('a python-call list in a one-line ``` span is a fenced call', () => {
+describe('python-call: a python-call list in a one-line ``` span is a fenced call', () => {
   it.each([
     ['the list alone', '```[get_weather(city="Oslo")]```', [OSLO], ''],
     ['an info word before it', '```python [get_weather(city="Oslo")]```', [OSLO], 'python'],
@@ -65,7 +65,7 @@ describe('a python-call list in a one-line ``` span is a fenced call', () => {
   });
 });
 
-describe('bare python calls on separate lines', () => {
+describe('python-call: bare python calls on separate lines', () => {
   it.each([
     ['two lines', 'get_weather(city="Oslo")\nget_time(zone="CET")', [OSLO, CET]],
     ['a blank line between', 'get_weather(city="Oslo")\n\nget_time(zone="CET")\n', [OSLO, CET]],
@@ -134,7 +134,7 @@ describe('bare python calls on separate lines', () => {
   });
 });
 
-describe('a call list after a sentence of prose', () => {
+describe('python-call: a call list after a sentence of prose', () => {
   it.each([
     ['after a colon', 'Sure, I\'ll look that up: [get_weather(city="Oslo")]', [OSLO]],
     ['prose on the line before', 'Sure, I\'ll look that up:\n[get_weather(city="Oslo")]', [OSLO]],
@@ -190,5 +190,44 @@ describe('a call list after a sentence of prose', () => {
     expect(r.calls).toEqual([]);
     expect(codes('For example: [get_weather(city="Oslo")]')).toEqual(['quoted-example']);
     expect(r.diagnostics[0]?.span).toEqual([13, 39]);
+  });
+});
+
+describe('python-call: a call list followed by prose on its line', () => {
+  it.each([
+    ['the whole reply starts with it', '[get_weather(city="Oslo")] Here\'s the forecast:', [OSLO]],
+    ['several calls, then prose', '[get_weather(city="Oslo"), get_time(zone="CET")] Both are on the way.', [OSLO, CET]],
+    ['on a later line', 'Let me see.\n[get_time(zone="CET")] One moment.', [CET]],
+    ['after a reasoning block', '<think>weather</think>[get_weather(city="Oslo")] Checking now.', [OSLO]],
+    ['an empty argument list', '[get_time()] One sec.', [['get_time', {}]]],
+  ])('%s', (_, text, expected) => {
+    const r = parse(text);
+    expect(r.calls.map(summary)).toEqual(expected);
+    for (const c of r.calls) expect(c).toMatchObject({ via: 'python-call', repaired: false });
+  });
+
+  it('a call inside <think> followed by prose is call-in-think', () => {
+    expect(codes('<think>\n[get_weather(city="Oslo")] would work\n</think>It is sunny.')).toEqual(['call-in-think']);
+  });
+
+  it('cut off after the prose began: the list before it stands', () => {
+    expect(calls('[get_weather(city="Oslo")] The forec').map(summary)).toEqual([OSLO]);
+  });
+
+  it('near misses: positional arguments, prose glued to the bracket, a list after prose, a bare call', () => {
+    expect(parse('[see(above)] for the details.').calls).toEqual([]);
+    expect(parse('[get_weather(city="Oslo")]then more').calls).toEqual([]);
+    expect(parse('The list [get_weather(city="Oslo")] is what I would send.').calls).toEqual([]);
+    expect(parse('get_weather(city="Oslo") is what I would call.').calls).toEqual([]);
+  });
+});
+
+describe('python-call: near misses', () => {
+  it('a call written inside a sentence is prose', () => {
+    expect(parse('You could call get_weather(city="Oslo") if you like.')).toEqual({ calls: [], diagnostics: [] });
+  });
+
+  it('a bracketed reference with positional arguments after prose is prose', () => {
+    expect(parse('Details are in the appendix: [see(part_two)]').calls).toEqual([]);
   });
 });

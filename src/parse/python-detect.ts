@@ -25,7 +25,8 @@ interface Candidate {
 /**
  * python-call syntax outside fences (BFCL prompt mode): `[f(a=1), g(b=2)]`, or `f(a=1)` without brackets. A call
  * list is read where it stands as a statement of its own, and it must end its line (only end-of-turn tokens such as
- * `<end_of_turn>` may follow it there):
+ * `<end_of_turn>` may follow it there), except that a bracketed list of keyword-argument calls at the start of the reply
+ * or of a line may be followed by prose on its line (`[get_weather(city="Oslo")] Here's the forecast:`):
  * - at the start of the reply, or of any line: a bracketed list, or bare calls (one call per line, or a list
  *   continued over lines with commas), so replies of several calls on separate lines are read whole;
  * - after prose on the same line, only a bracketed list, and only right after a colon or a sentence's end
@@ -80,7 +81,7 @@ export function findPythonCalls(text: string, ctx: FinderContext): Found {
       }
       py = repaired;
       cut = true;
-    } else if (!TRAILING_TOKEN.test(lineRest(text, py.end))) continue;
+    } else if (!TRAILING_TOKEN.test(lineRest(text, py.end)) && !proseAfterList(text, c, py)) continue;
     const whole = c.first && (cut || TRAILING_TOKEN.test(text.slice(py.end)));
     const codeLike = !c.bracketed || c.afterProse;
     if (codeLike && !whole && py.calls.some((call) => call.positional > 0)) continue;
@@ -127,6 +128,18 @@ export function findPythonCalls(text: string, ctx: FinderContext): Found {
     });
   }
   return found;
+}
+
+/**
+ * Whether a call list that does not end its line is still a call list followed by prose (`[get_weather(city="Oslo")]
+ * Here's the forecast:`): a bracketed list standing at the start of the reply or of a line, whose calls name every
+ * argument (a positional one reads as code), followed by a space and more text.
+ */
+function proseAfterList(text: string, c: Candidate, py: PyParse & { ok: true }): boolean {
+  if (!c.bracketed || c.afterProse || text[py.end - 1] !== ']') return false;
+  if (py.calls.some((call) => call.positional > 0)) return false;
+  const next = text[py.end];
+  return (next === ' ' || next === '\t') && /\S/.test(lineRest(text, py.end));
 }
 
 /** Whether the text at `start` opens a call list, so a failure to parse it is a malformed attempt, not prose. */

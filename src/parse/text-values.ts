@@ -49,6 +49,37 @@ export function textValue(raw: string, schema?: JSONSchema, root?: JSONSchema): 
   return { value: text, repaired: false };
 }
 
+/** Type names as families write them in a value's type attribute or tag (`int`, `dict`, …), to JSON Schema's. */
+const TYPE_NAMES: ReadonlyMap<string, JsonType> = new Map([
+  ['string', 'string'],
+  ['str', 'string'],
+  ['text', 'string'],
+  ['integer', 'integer'],
+  ['int', 'integer'],
+  ['number', 'number'],
+  ['float', 'number'],
+  ['double', 'number'],
+  ['boolean', 'boolean'],
+  ['bool', 'boolean'],
+  ['null', 'null'],
+  ['none', 'null'],
+  ['object', 'object'],
+  ['dict', 'object'],
+  ['array', 'array'],
+  ['list', 'array'],
+]);
+
+/**
+ * Converts a value whose type the model wrote next to it (Kimi K3's `type="integer"`, K2 Horizon's
+ * `<ifm|arg_type>`) as that type says, by textValue with that type as the schema: `string` keeps the text as written,
+ * `integer` reads `3` as 3, `object` parses JSON, and text the type does not read stays text (the grader then says the
+ * type is wrong). A type name it does not know reads the value as an untyped one.
+ */
+export function typedValue(raw: string, type: string): TextValue {
+  const json = TYPE_NAMES.get(type.trim().toLowerCase());
+  return json ? textValue(raw, { type: json }) : textValue(raw);
+}
+
 /**
  * The schema of each parameter of the called tool, looked up among the offered tools by the called name (exact,
  * server-qualified or provider-safe, as resolveToolName decides), with the tool's input schema as the root for

@@ -1,13 +1,25 @@
 import { StringValues } from './json-scan.js';
 import { ToolCallRegions } from './xml-tags.js';
 
-/** Reasoning blocks: calls inside them are not calls (Qwen-Agent ignores them; verl#4757 shows the bug). */
-const TAGS = ['think', 'thinking', 'reasoning'] as const;
+/**
+ * Reasoning blocks: calls inside them are not calls (Qwen-Agent ignores them; verl#4757 shows the bug). Besides the
+ * common names, Seed-OSS writes `<seed:think>`, Hunyuan's shipping tokenizer `<think:opensource>` and K2 Horizon
+ * `<ifm|think>` (and its faster variants).
+ */
+const TAGS = [
+  'think',
+  'thinking',
+  'reasoning',
+  'seed:think',
+  'think:opensource',
+  'ifm|think',
+  'ifm|think_fast',
+  'ifm|think_faster',
+] as const;
 
 /**
- * Spans `[start, end)` of `<think>…</think>` blocks (also `<thinking>`, `<reasoning>`). An unclosed block
- * runs to the end of the reply; a closing tag with no opening tag (templates that pre-fill `<think>`)
- * makes everything before it reasoning.
+ * Spans `[start, end)` of `<think>…</think>` blocks (and of the other TAGS). An unclosed block runs to the end of the
+ * reply; a closing tag with no opening tag (templates that pre-fill `<think>`) makes everything before it reasoning.
  *
  * A think tag is a reasoning marker only where it stands outside a call's text, so a call whose argument holds
  * `</think>` (a file about reasoning models, a chat log) is neither erased nor swallowed:

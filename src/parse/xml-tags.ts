@@ -5,6 +5,8 @@ import { StringValues, scanTagValue, skipSpace } from './json-scan.js';
 import { TagBodies } from './tag-bodies.js';
 
 const OPEN = '<tool_call>';
+/** A tool name on the body's first line and the `{` that follows it (as json-body.ts reads it). */
+const NAME_LINE = /^[\p{L}_][\p{L}\p{N}_.:-]{0,199}[ \t]*\r?\n[ \t\r\n]*\{/u;
 const CLOSE = '</tool_call';
 
 /**
@@ -103,7 +105,10 @@ export class ToolCallRegions {
       if (this.strings.inside(start)) continue;
       const bodyStart = start + OPEN.length;
       let after = bodyStart;
-      const i = skipSpace(text, bodyStart);
+      let i = skipSpace(text, bodyStart);
+      // a tool name on its own line before the JSON (name-json): the value after it is read the same way
+      const line = NAME_LINE.exec(text.slice(i, i + 400));
+      if (line) i += line[0].length - 1;
       if ((text[i] === '{' || text[i] === '[') && this.scanBudget > 0) {
         const scan = scanTagValue(source, i, (at) => isToolCallTag(source, at));
         this.scanBudget -= scan.end - i;

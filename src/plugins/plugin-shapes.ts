@@ -28,6 +28,7 @@ export const pluginShapes = {
     name: text,
     description: text.optional(),
     grade: fn('grade(input)'),
+    scope: z.enum(['turn', 'conversation'], { message: "'turn' or 'conversation'" }).optional(),
   }),
   reporter: z.looseObject({
     name: text.optional(),

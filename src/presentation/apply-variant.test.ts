@@ -57,7 +57,9 @@ describe('catalog variants', () => {
     expect(Object.keys(props)).toEqual(['description', 'mode', 'nested']);
     expect(props.description).toEqual({ type: 'string' });
     expect(props.mode).toEqual({ type: 'string' });
-    expect((props.nested?.properties as Record<string, unknown>).deep).toEqual({ type: 'string' });
+    expect(((props.nested as Record<string, unknown>).properties as Record<string, unknown>).deep).toEqual({
+      type: 'string',
+    });
     // what calls are graded against keeps the served schema
     expect(view.tools[0]).toBe(c.tools[0]);
     expect(view.catalog.hash).not.toBe(c.hash);
@@ -90,7 +92,10 @@ describe('catalog variants', () => {
     expect(w.description).toBe('write…');
     const props = a.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(props.mode?.description).toBe('Fast …');
-    expect((props.nested?.properties as Record<string, Record<string, unknown>>).deep?.description).toBe('Deeper');
+    expect(
+      ((props.nested as Record<string, unknown>).properties as Record<string, Record<string, unknown>>).deep
+        ?.description,
+    ).toBe('Deeper');
   });
 
   it('order: alphabetical and shuffled (seeded) set the catalog ordered; as-listed keeps the servers order', () => {

@@ -88,7 +88,7 @@ export function renderCase(input: RenderCaseInput): RenderedCase {
   const memo = input.context?.catalogs ?? new CatalogMemo();
   const request: ModelRequest = {
     ...rendered,
-    oracle: oracleOf(testCase, memo.summary(catalog)),
+    oracle: oracleOf(testCase, 0, memo.summary(catalog)),
     meta: {
       caseId: `${input.suite.suite.name}/${testCase.id}`,
       repeat: input.trial?.repeat ?? 0,

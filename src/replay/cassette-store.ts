@@ -1,8 +1,9 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ModelResponse } from '../contracts/model.js';
 import { ToolgaugeError } from '../errors.js';
 import { jsonText } from '../util/json-text.js';
+import { makeFolder } from '../util/output-folder.js';
 import type { CassetteRequest, CassetteSlot } from './cassette-key.js';
 
 /** One recorded provider exchange: a line of cassettes.jsonl. */
@@ -91,7 +92,7 @@ export class CassetteStore {
    * hold arguments nested deeper than JSON.stringify can recurse.
    */
   append(entry: CassetteEntry): void {
-    mkdirSync(dirname(this.file), { recursive: true });
+    makeFolder(dirname(this.file));
     appendFileSync(this.file, `${jsonText(entry)}\n`);
     this.index(entry);
   }

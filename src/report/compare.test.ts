@@ -1,14 +1,15 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { passingCases, type SyntheticCase, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { loadRun } from '../run-log/load-run.js';
 import { compareSnapshots } from './compare.js';
 import { renderCompare } from './compare-md.js';
 import { type RunSnapshot, readSnapshot, serializeSnapshot, snapshotOf } from './snapshot.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-compare-'));
+const tempDir = useTempDirs();
+
+const dir = tempDir('tg-compare-');
 const graders = ['parseable', 'correct-arguments'];
 
 async function snap(id: string, cases: SyntheticCase[], repeats = 1): Promise<RunSnapshot> {
@@ -83,6 +84,49 @@ describe('compareSnapshots', () => {
     expect(r.flips.filter((f) => f.to === 'flaky')).toHaveLength(6);
   });
 
+  it('counts a case once, whatever its repeats: cases that flip as a block are not many independent pairs', async () => {
+    // k = 10: 12 cases go 10/10 → 0/10 and 8 go 0/10 → 10/10. Counted as 120 against 80 McNemar pairs this is
+    // p ≈ 0.006; as 12 cases against 8 it is the sign test's p ≈ 0.50.
+    const k = 10;
+    const blocks = (passing: (c: number) => boolean) =>
+      Array.from({ length: 20 * k }, (_, i) => ({
+        case: `c${Math.floor(i / k)}`,
+        repeat: i % k,
+        pass: { parseable: passing(Math.floor(i / k)) },
+      }));
+    const base = await snap(
+      'block-base',
+      blocks((c) => c < 12),
+      k,
+    );
+    const run = await snap(
+      'block-run',
+      blocks((c) => c >= 12),
+      k,
+    );
+    const r = compareSnapshots(base, run, { alpha: 0.05, maxRegression: 0 });
+    const cell = r.cells[0];
+    expect(cell?.worse).toBe(120);
+    expect(cell?.better).toBe(80);
+    expect(cell?.casesWorse).toBe(12);
+    expect(cell?.casesBetter).toBe(8);
+    expect(cell?.p).toBeCloseTo(0.5034446716308594, 12);
+    expect(cell?.significant).toBe(false);
+    expect(cell?.regression).toBe(false);
+    // the same 12 against 8 with one trial per case is the same test
+    const one = compareSnapshots(
+      await snap(
+        'block-base-1',
+        blocks((c) => c < 12).filter((x) => x.repeat === 0),
+      ),
+      await snap(
+        'block-run-1',
+        blocks((c) => c >= 12).filter((x) => x.repeat === 0),
+      ),
+    );
+    expect(one.cells[0]?.p).toBe(cell?.p);
+  });
+
   it('serialises a baseline stably: sorted keys, one case per line, read back equal', async () => {
     const s = await snap('ser', passingCases(3, 2, graders));
     const text = serializeSnapshot(s);
@@ -92,5 +136,11 @@ describe('compareSnapshots', () => {
     (await import('node:fs')).writeFileSync(file, text);
     expect(readSnapshot(file)).toEqual(JSON.parse(JSON.stringify(s)));
     expect(readSnapshot(join(dir, 'missing.json'))).toBeNull();
+    // a hand-edited baseline is one clear line naming the field, not a wrong comparison
+    const bad = join(dir, 'bad-baseline.json');
+    (await import('node:fs')).writeFileSync(bad, text.replace('"parseable":[1,1]', '"parseable":[3,2]'));
+    expect(() => readSnapshot(bad)).toThrow(
+      /bad-baseline\.json: not a valid toolgauge baseline at "cases"\."excel\/case-000\|full-details\|sim:oracle"\."parseable": passes exceed trials; regenerate it/,
+    );
   });
 });

@@ -1,5 +1,7 @@
+import { DETECT_POWER, detectableDrop, flipRate, type NoiseModel } from './gate-power.js';
+import { PairedCases } from './paired-cases.js';
+import { signFlipTest } from './sign-flip.js';
 import type { RunSnapshot, Tally } from './snapshot.js';
-import { mcnemarExact } from './stats.js';
 
 export type Verdict = 'pass' | 'fail' | 'flaky';
 
@@ -22,15 +24,39 @@ export interface CellDelta {
   run: Tally;
   /** run rate − baseline rate, on the paired cases. */
   delta: number;
-  /** Discordant trials: pass→fail and fail→pass. */
+  /** Trials that went pass→fail and fail→pass, net per case (a case's rates scaled to its smaller trial count). */
   worse: number;
   better: number;
-  /** Exact McNemar p-value, and after Holm's correction over all cell × grader comparisons. */
+  /** Paired cases whose pass rate fell, and rose. */
+  casesWorse: number;
+  casesBetter: number;
+  /**
+   * p-value of the exact paired sign-flip test on per-case differences (the exact McNemar test with one trial per
+   * case), and after Holm's correction over all cell × grader comparisons.
+   */
   p: number;
   pAdjusted: number;
   significant: boolean;
   /** A significant drop larger than `maxRegression`. */
   regression: boolean;
+  /** What the gate can detect in this cell, from the baseline: see Detection. */
+  detect: Detection;
+}
+
+/** The smallest drop the gate catches in a cell with DETECT_POWER, at this comparison's n, k and settings. */
+export interface Detection {
+  /** Drop in pass rate (0..1, absolute) caught with `power`; null when no drop can be (too few cases, or none pass). */
+  drop: number | null;
+  power: number;
+  /** Paired cases, and trials per case in the run (k). */
+  cases: number;
+  repeats: number;
+  /** The baseline's pass rate on the paired cases. */
+  baseRate: number;
+  /** The chance that two trials of a case disagree (from the baseline's repeats; assumed when it had one per case). */
+  flipRate: number;
+  /** False when the baseline had one trial per case: the flip rate is then the least favourable one, 2p̄(1 − p̄). */
+  flipMeasured: boolean;
 }
 
 export interface CompareOptions {
@@ -63,10 +89,12 @@ function cellOf(key: string): string {
 }
 
 /**
- * Pairs two runs case by case. Per cell and grader, trials are paired within each case (equal repeats pair
- * one to one; otherwise rates are scaled to the smaller count), and the discordant pairs go to an exact
- * McNemar test; p-values are Holm-corrected over every comparison so that a wide matrix of noisy cells does
- * not produce a false regression by chance. Pure.
+ * Pairs two runs case by case. Per cell and grader, each case's difference in pass rate (baseline − run) is one
+ * observation, whatever its repeats: the exact paired sign-flip test on those differences (docs/gate.md) holds its
+ * false-alarm rate for any number of repeats and any correlation between the repeats of a case, and is the exact
+ * McNemar test with one trial per case. p-values are Holm-corrected over every comparison so that a wide matrix of
+ * noisy cells does not produce a false regression by chance. Each cell also gets what the gate can detect there
+ * (Detection), from the baseline's pass rate and flip rate. Pure.
  */
 export function compareSnapshots(
   base: RunSnapshot,
@@ -74,7 +102,7 @@ export function compareSnapshots(
   options: CompareOptions = DEFAULT_COMPARE,
 ): CompareResult {
   const flips: Flip[] = [];
-  const acc = new Map<string, { base: Tally; run: Tally; worse: number; better: number }>();
+  const acc = new Map<string, { base: Tally; run: Tally; pairs: PairedCases }>();
   const added = Object.keys(run.cases)
     .filter((k) => !(k in base.cases))
     .sort();
@@ -92,22 +120,31 @@ export function compareSnapshots(
       const from = verdict(bt);
       const to = verdict(rt);
       if (from !== to) flips.push({ key, grader, from, to, base: bt, run: rt });
-      const m = Math.min(bt[1], rt[1]);
-      const diff = Math.round((bt[0] / bt[1] - rt[0] / rt[1]) * m);
       const id = `${cellOf(key)}\u0000${grader}`;
-      const a = acc.get(id) ?? { base: [0, 0], run: [0, 0], worse: 0, better: 0 };
+      let a = acc.get(id);
+      if (!a) {
+        a = { base: [0, 0], run: [0, 0], pairs: new PairedCases() };
+        acc.set(id, a);
+      }
       a.base = [a.base[0] + bt[0], a.base[1] + bt[1]];
       a.run = [a.run[0] + rt[0], a.run[1] + rt[1]];
-      if (diff > 0) a.worse += diff;
-      else a.better -= diff;
-      acc.set(id, a);
+      a.pairs.add(bt, rt);
     }
   }
   const cells: CellDelta[] = [];
+  const noise: NoiseModel[] = [];
   for (const [id, a] of acc) {
     const [cell = '', grader = ''] = id.split('\u0000');
     const meta = run.cells[cell] ?? base.cells[cell];
-    const p = mcnemarExact(a.worse, a.better);
+    const paired = a.pairs.summary();
+    const p = signFlipTest(paired.scores);
+    let casesWorse = 0;
+    let casesBetter = 0;
+    for (const [score, count] of paired.scores) {
+      if (score > 0) casesWorse += count;
+      else if (score < 0) casesBetter += count;
+    }
+    noise.push(paired.noise);
     cells.push({
       renderer: meta?.renderer ?? cell.split('|')[0] ?? cell,
       provider: meta?.provider ?? cell.split('|').slice(1).join('|'),
@@ -115,14 +152,29 @@ export function compareSnapshots(
       base: a.base,
       run: a.run,
       delta: a.run[0] / a.run[1] - a.base[0] / a.base[1],
-      worse: a.worse,
-      better: a.better,
+      worse: paired.worse,
+      better: paired.better,
+      casesWorse,
+      casesBetter,
       p,
       pAdjusted: p,
       significant: false,
       regression: false,
+      detect: {
+        drop: null,
+        power: DETECT_POWER,
+        cases: paired.cases,
+        repeats: Math.round(1 / paired.noise.invRepeatsRun),
+        baseRate: paired.noise.rate,
+        flipRate: flipRate(paired.noise),
+        flipMeasured: paired.noise.flipMeasured,
+      },
     });
   }
+  const rule = { alpha: options.alpha, comparisons: cells.length, maxRegression: options.maxRegression };
+  cells.forEach((c, i) => {
+    c.detect.drop = detectableDrop(noise[i] as NoiseModel, rule);
+  });
   holm(cells, options.alpha);
   for (const c of cells) c.regression = c.significant && c.delta < 0 && -c.delta > options.maxRegression + 1e-9;
   cells.sort(

@@ -21,13 +21,22 @@ const COLUMNS = [
 ] as const;
 
 /**
- * One RFC 4180 field: quoted (quotes doubled) when it holds a comma, a quote or a line break. Hand-written rather
- * than csv-stringify because a run writes one row per case and grader from the runner's hot loop, where the
- * library's per-call option handling cost ~12 µs a row (4% of a zero-latency run); a property test checks this
- * against csv-stringify's output.
+ * What a spreadsheet reads as the start of a formula (`=`, `+`, `-`, `@`, and their full-width forms) or strips before
+ * one (tab, carriage return): a text cell starting with one of them gets a leading `'` (OWASP's advice against CSV
+ * injection, and csv-stringify's `escape_formulas`), so `=HYPERLINK(…)` in a reason or a case id is shown, never run.
+ */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/**
+ * One RFC 4180 field: quoted (quotes doubled) when it holds a comma, a quote or a line break. Text (every string:
+ * keys, suite, case, labels, grader, reason, error) is defused as FORMULA_START says; numbers and booleans are
+ * written as they are, so a negative number stays a number. Hand-written rather than csv-stringify because a run
+ * writes one row per case and grader from the runner's hot loop, where the library's per-call option handling cost
+ * ~12 µs a row (4% of a zero-latency run); a property test checks this against csv-stringify's output with
+ * `escape_formulas`.
  */
 export function csvField(value: string | number | boolean): string {
-  const text = typeof value === 'string' ? value : String(value);
+  const text = typeof value === 'string' ? (FORMULA_START.test(value) ? `'${value}` : value) : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -5,16 +5,12 @@ export function rateText(pass: number, n: number, interval: [number, number]): s
   return `${pct(pass / n)} (${pass}/${n}, ${pct(interval[0])}–${pct(interval[1])})`;
 }
 
-export function oneLine(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 3)}…` : flat;
-}
-
-/** Markdown table cells must not break the table: escape pipes and flatten newlines. */
-export function mdCell(text: string): string {
-  return oneLine(text).replace(/\|/g, '\\|');
-}
-
 export function signedPts(x: number): string {
   return `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} pts`;
+}
+
+/** A p-value: three decimals, or two significant digits below 0.001 (under double precision's floor: <1e-300). */
+export function fmtP(p: number): string {
+  if (p === 0) return '<1e-300';
+  return p < 0.001 ? p.toExponential(1) : p.toFixed(3);
 }

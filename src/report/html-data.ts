@@ -130,6 +130,7 @@ function turnData(c: Chunk, t: Turn, prev: Turn | undefined): Record<string, unk
   const r = t.response;
   const out: Record<string, unknown> = {
     pr: t.request.protocol,
+    ...(t.userTurn !== undefined ? { ut: t.userTurn } : {}),
     rep: c.s(r.text),
     fin: r.finishReason,
     ms: r.latencyMs,
@@ -278,6 +279,7 @@ export class HtmlCaseData {
         sim: r.simulated ? 1 : 0,
         proto: r.protocol,
         tu: turns.map((t, i) => turnData(c, t, turns[i - 1])),
+        ...(r.transcript?.state ? { st: c.s(json(r.transcript.state)) } : {}),
       },
     ];
   }

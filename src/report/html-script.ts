@@ -61,9 +61,17 @@ async function detailOf(c) {
 
 function loadIndex() {
   return blob.index.map((e, ord) => ({
-    ord, key: e[0], suite: e[1], id: e[2], r: M.renderers[e[3]], p: M.providers[e[4]], repeat: e[5],
+    ord, key: e[0], suite: e[1], id: e[2], r: M.renderers[e[3]], p: M.providers[e[4]], ri: e[3], pi: e[4], repeat: e[5],
     tags: e[6], grades: e[7], err: e[8] || '', where: e[9] || '', low: (e[0] + ' ' + e[6].join(' ')).toLowerCase(),
   }));
+}
+
+// The list's order: failing cases first, then errored ones, then those that passed; within each, by suite and case
+// (numbers in ids in numeric order), then renderer and provider in the run's order, then repeat.
+const byName = new Intl.Collator('en', { numeric: true }).compare;
+function group(c) { return c.grades.includes('0') ? 0 : c.err !== '' ? 1 : 2; }
+function byUse(a, b) {
+  return group(a) - group(b) || byName(a.suite, b.suite) || byName(a.id, b.id) || a.ri - b.ri || a.pi - b.pi || a.repeat - b.repeat;
 }
 
 function graded(c, gi) { return c.grades[gi] === '1' || c.grades[gi] === '0'; }
@@ -126,7 +134,12 @@ function renderDetail(c, d) {
     h('h4', {}, 'Final answer'), pre('final', S(d, x.fin)),
   );
   x.tu.forEach((t, i) => {
-    const turn = h('div', { class: 'turn' }, h('h4', {}, 'Turn ' + (i + 1) + ' · protocol ' + t.pr));
+    // a conversation: each user message heads the model turns that answer it
+    if (t.ut !== undefined && (i === 0 || x.tu[i - 1].ut !== t.ut)) {
+      const said = t.msgs ? t.msgs.filter(([r]) => S(d, r) === 'user').pop() : undefined;
+      box.append(h('h4', { class: 'userturn' }, 'User message ' + (t.ut + 1)), pre('said', said ? S(d, said[1]) : ''));
+    }
+    const turn = h('div', { class: 'turn' }, h('h4', {}, 'Turn ' + (i + 1) + (t.ut !== undefined ? ' · answering user message ' + (t.ut + 1) : '') + ' · protocol ' + t.pr));
     if (t.rec) turn.append(h('p', { class: 'muted' }, 'Recorded reply, graded offline: the prompt it answered was not recorded.'));
     else {
       if (t.sys !== undefined) turn.append(h('h5', {}, 'Rendered system prompt'), pre('prompt', S(d, t.sys)));
@@ -141,6 +154,7 @@ function renderDetail(c, d) {
     if (t.ex) turn.append(h('h5', {}, 'Tool results fed back'), pre('executed', t.ex.map((e) => S(d, e)).join('\n\n')));
     box.append(turn);
   });
+  if (x.st !== undefined) box.append(h('h4', {}, 'State after the conversation (what expect.state read)'), pre('state', S(d, x.st)));
   return box;
 }
 
@@ -305,7 +319,7 @@ function wire() {
 }
 
 wire();
-cases = loadIndex();
+cases = loadIndex().sort(byUse);
 const fromHash = filtersFromHash();
 if (fromHash) {
   setFilters(fromHash, true);

@@ -1,15 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { loadRun } from '../run-log/load-run.js';
+import { caseRecords } from '../run-log/reader.js';
+import type { CaseRecord } from '../run-log/schema.js';
 import { writeReports } from './write-reports.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-html-'));
+const tempDir = useTempDirs();
+
+const dir = tempDir('tg-html-');
 let browser: BrowserContext;
 
 /**
@@ -24,7 +28,7 @@ const hasChromium = existsSync(CHROMIUM);
 beforeAll(async () => {
   if (!hasChromium) return;
   // A fresh --user-data-dir, as Playwright wants it: the persistent-context argument.
-  browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'tg-chromium-')), {
+  browser = await chromium.launchPersistentContext(tempDir('tg-chromium-'), {
     executablePath: CHROMIUM,
     args: [
       '--headless',
@@ -204,6 +208,29 @@ describe('report.html in headless Chromium', () => {
     const { page, clean } = await open(runDir);
     const all = await page.locator('#count').innerText();
     expect(all).toBe('102');
+    // the list's order: failing cases first, then errored ones, then passing; each by suite and case (numbers in
+    // numeric order), then renderer and provider in the run's order, then repeat
+    const listed = await listedKeys(page);
+    const run = await loadRun(runDir);
+    const records: CaseRecord[] = [];
+    for await (const r of caseRecords(run.runLog)) records.push(r);
+    const renderers = run.aggregate.header.strategies.map((x) => x.label);
+    const providers = run.aggregate.header.providers.map((x) => x.label);
+    const group = (r: CaseRecord) => (r.grades.some((g) => !g.pass) ? 0 : r.error ? 1 : 2);
+    const name = new Intl.Collator('en', { numeric: true }).compare;
+    const expected = records
+      .sort(
+        (a, b) =>
+          group(a) - group(b) ||
+          name(a.suite, b.suite) ||
+          name(a.case, b.case) ||
+          renderers.indexOf(a.renderer) - renderers.indexOf(b.renderer) ||
+          providers.indexOf(a.provider) - providers.indexOf(b.provider) ||
+          a.repeat - b.repeat,
+      )
+      .map((r) => r.key);
+    expect(listed).toEqual(expected);
+    expect(await page.locator('#cases-note').innerText()).toContain('failing cases first, then errored ones');
     await page.locator('#f-q').fill('case-003');
     expect(await page.locator('#count').innerText()).toBe('5');
     for (const k of await listedKeys(page)) expect(k).toContain('/case-003|');
@@ -330,7 +357,7 @@ describe('report.html in headless Chromium', () => {
 describe('without Chromium', () => {
   /** Runs the browser test above in a child vitest, with TOOLGAUGE_CHROMIUM naming no file. */
   const runBrowserTestWithout = (env: Record<string, string>) => {
-    const out = join(mkdtempSync(join(tmpdir(), 'tg-nochromium-')), 'vitest.json');
+    const out = join(tempDir('tg-nochromium-'), 'vitest.json');
     const child = spawnSync(
       process.execPath,
       [

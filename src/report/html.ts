@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CaseRecord } from '../run-log/schema.js';
 import type { CompareResult } from './compare.js';
-import { pct, signedPts } from './format.js';
+import { fmtP, pct, signedPts } from './format.js';
+import { conversationsSection } from './html-conversations.js';
 import {
   type CaseDataCounts,
   type ErrorTable,
@@ -12,6 +13,7 @@ import {
   scriptJson,
 } from './html-data.js';
 import { escapeHtml as e } from './html-escape.js';
+import { gateHtml } from './html-gate.js';
 import { heatLegend, heatStyle } from './html-heat.js';
 import { presentationSection } from './html-presentation.js';
 import { HTML_SCRIPT } from './html-script.js';
@@ -35,7 +37,7 @@ nav a{margin-right:1rem}
 table{border-collapse:collapse;margin:.5rem 0 1rem}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:right;vertical-align:top}
 th:first-child,td:first-child{text-align:left}.muted{color:#666}.sim{color:#666;font-size:.85em}
 .heat a{color:inherit;text-decoration:none;display:block}.heat a:hover,.heat a:focus{outline:2px solid #036}
-.heat small{display:block;color:#333}.meter{display:block;height:4px;background:#fff;border:1px solid #555;margin-top:2px}.meter i{display:block;height:100%;background:#222}
+.heat small,.conv-cases small{display:block;color:#333}.meter{display:block;height:4px;background:#fff;border:1px solid #555;margin-top:2px}.meter i{display:block;height:100%;background:#222}
 .legend span{display:inline-block;padding:0 .4rem;margin-right:2px;border:1px solid #999}
 pre{background:#f6f6f6;padding:.5rem;white-space:pre-wrap;word-break:break-word;max-height:30rem;overflow:auto;margin:.2rem 0}
 li.case{border:1px solid #ddd;margin:.3rem 0;padding:.2rem .5rem;list-style-position:inside}
@@ -101,7 +103,7 @@ function regressionsHtml(c: CompareResult | null | undefined): string {
   const reg = c.cells.filter((x) => x.regression);
   const items = reg.map(
     (r) =>
-      `<li class="regression">${e(r.grader)} in ${e(r.renderer)} × ${e(r.provider)}: ${pct(r.base[0] / r.base[1])} → ${pct(r.run[0] / r.run[1])} (${signedPts(r.delta)}, ${r.worse} pass→fail vs ${r.better} fail→pass)</li>`,
+      `<li class="regression">${e(r.grader)} in ${e(r.renderer)} × ${e(r.provider)}: ${pct(r.base[0] / r.base[1])} → ${pct(r.run[0] / r.run[1])} (${signedPts(r.delta)}, ${r.worse} pass→fail vs ${r.better} fail→pass, p=${fmtP(r.pAdjusted)})</li>`,
   );
   return `<h2>Regressions against baseline ${e(c.baseRunId)} (${reg.length})</h2>${reg.length ? `<ul>${items.join('')}</ul>` : '<p>None.</p>'}`;
 }
@@ -149,7 +151,7 @@ function casesSection(counts: CaseDataCounts): string {
   const capped = counts.detailed < counts.total;
   return [
     '<section id="cases"><h2>Cases</h2>',
-    `<p id="cases-note">${counts.total} case(s) in the run (${counts.failingTotal} failing or errored), every one listed and counted below. ${
+    `<p id="cases-note">${counts.total} case(s) in the run (${counts.failingTotal} failing or errored), every one listed and counted below: failing cases first, then errored ones, then those that passed, each by suite and case, then renderer, provider and repeat. ${
       capped
         ? `<b>Details (transcripts) are embedded for ${counts.detailed} of them</b> (at most ${counts.max}, failing cases first); the others are listed with their grades, and their transcripts are in run.jsonl.`
         : 'Each case opens with its transcript.'
@@ -195,13 +197,15 @@ export function htmlHead(agg: RunAggregate, parts: HtmlParts, opts: HtmlOptions 
       : '',
     opts.gateLines?.length ? `<pre class="gate">${e(opts.gateLines.join('\n'))}</pre>` : '',
     regressionsHtml(opts.comparison),
-    '<nav><a href="#strategies">Which strategy?</a><a href="#why">Why it fails</a><a href="#matrix">Matrix</a><a href="#tokens">Tokens</a><a href="#errors">Errors</a><a href="#cases">Cases</a></nav>',
+    gateHtml(agg, opts.comparison),
+    `<nav><a href="#strategies">Which strategy?</a><a href="#why">Why it fails</a><a href="#matrix">Matrix</a>${agg.conversations.size ? '<a href="#conversations">Conversations</a>' : ''}<a href="#tokens">Tokens</a><a href="#errors">Errors</a><a href="#cases">Cases</a></nav>`,
     strategiesSection(compareStrategies(agg), agg.graderNames, renderers),
     presentationSection(agg),
     '<section id="matrix"><h2>Matrix: pass rate per grader (renderer × provider)</h2>',
     `<p class="muted">Each cell: pass rate, passes/graded, Wilson 95% interval, failures; the bar under it is the rate. Click a cell to list exactly its cases. Colour scale (spaced by failure rate, so 91% and 100% differ): ${heatLegend()}</p>`,
     ...agg.graderNames.map((g) => matrixSection(agg, g, renderers, providers)),
     '</section>',
+    ...(agg.conversations.size ? [conversationsSection(agg)] : []),
     tokensSection(agg, renderers, providers),
     errorsSection(parts.errors, providers),
     casesSection(parts.counts),

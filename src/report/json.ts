@@ -1,6 +1,8 @@
 import type { CellSummary } from '../contracts/reporter.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
+import { casePassHatK } from '../run-log/conversation-tally.js';
 import type { CompareResult } from './compare.js';
+import { orderedPoints, pointText } from './conversation-summary.js';
 import { type PresentationJson, presentationJson } from './presentation-json.js';
 import { type RunSnapshot, snapshotOf } from './snapshot.js';
 import { compareStrategies, type StrategyComparison } from './strategy-comparison.js';
@@ -37,8 +39,26 @@ export interface RunJson {
    * a hallucination, no call), the tools confused with it, tool-search counts; and the sweeps as curves.
    */
   presentation: PresentationJson;
+  /**
+   * Present when the run has scripted conversations: each conversation case per cell, its repeats' passes, pass^k
+   * (k = repeats) and where its failing runs first failed (`turn 2`, `final state`, `error`).
+   */
+  conversations?: ConversationJson[];
   /** The compact per-case numbers: what `baseline update` promotes and `compare` pairs on. */
   snapshot: RunSnapshot;
+}
+
+export interface ConversationJson {
+  case: string;
+  renderer: string;
+  provider: string;
+  trials: number;
+  passes: number;
+  errors: number;
+  passHatK: number | null;
+  /** The goal state alone (final-state): runs judged, reached, and pass^k; absent without state facts. */
+  state?: { trials: number; passes: number; passHatK: number | null };
+  failedAt: Record<string, number>;
 }
 
 /** run.json: the summary numbers of a run. Pure. */
@@ -97,6 +117,30 @@ export function renderRunJson(
     ...(extra.gate ? { gate: extra.gate } : {}),
     strategies: compareStrategies(agg),
     presentation: presentationJson(agg),
+    ...(agg.conversations.size ? { conversations: conversationsJson(agg) } : {}),
     snapshot: snapshotOf(agg, { cases: opts.snapshotCases !== false }),
   };
+}
+
+/** run.json's conversations: one entry per conversation case and cell, in the order first seen. */
+function conversationsJson(agg: RunAggregate): ConversationJson[] {
+  return agg.conversations.cases().map((c) => ({
+    case: c.caseId,
+    renderer: c.renderer,
+    provider: c.provider,
+    trials: c.trials,
+    passes: c.passes,
+    errors: c.errors,
+    passHatK: casePassHatK(c, agg.repeats),
+    ...(c.stateTrials
+      ? {
+          state: {
+            trials: c.stateTrials,
+            passes: c.statePasses,
+            passHatK: casePassHatK(c, agg.repeats, 'state'),
+          },
+        }
+      : {}),
+    failedAt: Object.fromEntries(orderedPoints(c.failedAt).map(([p, n]) => [pointText(p), n])),
+  }));
 }

@@ -116,8 +116,13 @@ export class PresentationTally {
     cell.turns += record.transcript?.turns?.length ?? 0;
     cell.inputTokens += record.usage.input;
     for (const g of record.grades) {
-      if (g.grader === 'correct-arguments') this.addSelections(cell, g.data?.selections);
-      else if (g.grader === 'tool-search') {
+      if (g.grader === 'correct-arguments') {
+        this.addSelections(cell, g.data?.selections);
+        // a conversation's grade holds each user message's own (src/graders/grade-case.ts)
+        const turns = g.data?.turns;
+        if (Array.isArray(turns))
+          for (const t of turns) if (isObject(t)) this.addSelections(cell, dataOf(t)?.selections);
+      } else if (g.grader === 'tool-search') {
         cell.search.cases++;
         cell.search.searches += num(g.data?.searches);
         cell.search.searchTurns += num(g.data?.searchTurns);
@@ -159,4 +164,13 @@ export class PresentationTally {
       }
     }
   }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A conversation turn's grade data, when it has one. */
+function dataOf(turn: Record<string, unknown>): Record<string, unknown> | undefined {
+  return isObject(turn.data) ? turn.data : undefined;
 }

@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportData } from '../../tests/helpers/report-data.js';
 import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
+import { applyGate } from '../gate/gate.js';
 import { loadRun } from '../run-log/load-run.js';
 import { caseRecords } from '../run-log/reader.js';
 import { renderCsv } from './csv.js';
@@ -13,7 +14,9 @@ import { renderJunit } from './junit.js';
 import { ReportSink } from './report-sink.js';
 import { writeReports } from './write-reports.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tg-sink-'));
+const tempDir = useTempDirs();
+
+const dir = tempDir('tg-sink-');
 
 async function text(chunks: AsyncIterable<string>): Promise<string> {
   let out = '';
@@ -30,6 +33,11 @@ describe('one-pass report writing', () => {
       { case: 'boom', pass: {}, error: { code: 'PROVIDER_HTTP', message: 'HTTP 500 <html>' } },
     ]);
     const run = await loadRun(runDir);
+    // a failing gate, so junit.xml's gate suite names the failing cases it kept as the records went by
+    const { exitCode, lines, checks } = applyGate(run.aggregate, {
+      maxInfraErrorRate: 0.5,
+      minPassRate: { parseable: 0.9 },
+    });
     for (const maxHtmlCases of [4, 500]) {
       await writeReports({
         runDir,
@@ -38,17 +46,28 @@ describe('one-pass report writing', () => {
         aggregate: run.aggregate,
         interrupted: false,
         comparison: null,
+        gate: { exitCode, lines },
+        gateChecks: checks,
         maxHtmlCases,
       });
       const read = (f: string) => readFileSync(join(runDir, f), 'utf8');
       expect(read('results.csv')).toBe(await text(renderCsv(caseRecords(run.runLog))));
+      expect(read('junit.xml')).toContain('<failure type="pass-rate"');
       expect(read('junit.xml')).toBe(
-        await renderJunit(run.aggregate, caseRecords(run.runLog), { hostname: hostnameIn(read('junit.xml')) }),
+        await renderJunit(run.aggregate, caseRecords(run.runLog), {
+          hostname: hostnameIn(read('junit.xml')),
+          judged: { exitCode, checks },
+          comparison: null,
+        }),
       );
       const html = read('report.html');
       expect(html).toBe(
         await text(
-          renderHtml(run.aggregate, () => caseRecords(run.runLog), { maxCases: maxHtmlCases, comparison: null }),
+          renderHtml(run.aggregate, () => caseRecords(run.runLog), {
+            maxCases: maxHtmlCases,
+            comparison: null,
+            gateLines: lines,
+          }),
         ),
       );
       const data = reportData(html);
@@ -60,7 +79,7 @@ describe('one-pass report writing', () => {
       expect(failingOrd.every(failing)).toBe(true); // details of failing cases first
       expect(passingOrd.some(failing)).toBe(false);
       expect(read('run.json')).toBe(
-        `${JSON.stringify(renderRunJson(run.aggregate, { interrupted: false, comparison: null }), null, 2)}\n`,
+        `${JSON.stringify(renderRunJson(run.aggregate, { interrupted: false, comparison: null, gate: { exitCode, lines } }), null, 2)}\n`,
       );
     }
     expect(readdirSync(runDir).filter((f) => f.endsWith('.part'))).toEqual([]);

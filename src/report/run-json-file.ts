@@ -21,7 +21,8 @@ export function writeRunJson(
   const text = jsonText(renderRunJson(agg, extra, { snapshotCases: false }), { indent: 2 }) as string;
   // `snapshot` is the last key of run.json and `cases` the last key of the snapshot.
   if (!text.endsWith(EMPTY_CASES)) throw new Error('run.json layout changed: snapshot.cases is not last');
-  const out = new BufferedFile(file);
+  // under a temporary name until whole: a failure half-way leaves no partial run.json (nor a previous one torn)
+  const out = new BufferedFile(file, { replace: true });
   try {
     out.write(text.slice(0, text.length - EMPTY_CASES.length));
     out.write('"cases": {');
@@ -33,7 +34,9 @@ export function writeRunJson(
       first = false;
     }
     out.write(first ? '}\n  }\n}\n' : '\n    }\n  }\n}\n');
-  } finally {
     out.close();
+  } catch (e) {
+    out.discard();
+    throw e;
   }
 }

@@ -6,6 +6,7 @@ import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import type { CompareResult } from './compare.js';
 import { renderRunJson } from './json.js';
+import type { GateCheck } from './junit-gate.js';
 import type { BuiltinReporter, BuiltinReporterOptions, ReportEnd } from './reporters/index.js';
 import { renderSummary } from './summary.js';
 
@@ -17,6 +18,8 @@ export interface FinishInput {
   interrupted: boolean;
   comparison?: CompareResult | null;
   gate?: { exitCode: number; lines: string[] };
+  /** The gate's checks (junit.xml's gate suite); absent when nothing was judged. */
+  gateChecks?: readonly GateCheck[];
 }
 
 interface Custom {
@@ -96,6 +99,9 @@ export class RunReporters {
       displayDir: input.displayDir,
       summary,
       ...(input.comparison !== undefined ? { comparison: input.comparison } : {}),
+      ...(input.gate && input.gateChecks
+        ? { judged: { exitCode: input.gate.exitCode, checks: input.gateChecks } }
+        : {}),
     };
     try {
       for (const b of this.builtins) b.onRunEnd(full);

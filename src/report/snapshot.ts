@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { ToolgaugeError } from '../errors.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
 import { cellKey } from '../run-log/aggregate.js';
-import { hashOf } from '../util/canonical-json.js';
+import { configHash } from './measured-config.js';
+import { firstIssue, SnapshotSchema } from './snapshot-schema.js';
 
 export const SNAPSHOT_FORMAT = 'toolgauge.baseline/1';
 
@@ -52,12 +53,11 @@ export function snapshotOf(agg: RunAggregate, opts: { cases?: boolean } = {}): R
   }
   const cases: RunSnapshot['cases'] = {};
   if (opts.cases !== false) for (const [key, graders] of snapshotCases(agg)) cases[key] = graders;
-  // The run-specific parts of the config (seed, out, concurrency) do not change what is measured.
-  const { seed: _s, out: _o, concurrency: _c, ...measured } = h.config;
   return {
     format: SNAPSHOT_FORMAT,
     runId: h.runId,
-    configHash: hashOf(measured).slice(0, 16),
+    // what changes the measurement only (measuredConfig): not the gate, the timeouts, `out` or the checkout's path
+    configHash: configHash(h),
     gitCommit: h.gitCommit,
     repeats: agg.repeats,
     cells,
@@ -125,6 +125,13 @@ export function readSnapshot(file: string): RunSnapshot | null {
     throw new ToolgaugeError(
       'USAGE',
       `${file}: not a toolgauge baseline (expected "format": "${SNAPSHOT_FORMAT}"); regenerate it with \`toolgauge baseline update <run-dir>\``,
+    );
+  }
+  const checked = SnapshotSchema.safeParse(s);
+  if (!checked.success) {
+    throw new ToolgaugeError(
+      'USAGE',
+      `${file}: not a valid toolgauge baseline at ${firstIssue(checked.error)}; regenerate it with \`toolgauge baseline update <run-dir>\``,
     );
   }
   return s as RunSnapshot;

@@ -1,5 +1,6 @@
 import type { RunAggregate } from '../run-log/aggregate.js';
-import { mdCell, pct } from './format.js';
+import { pct } from './format.js';
+import { mdText } from './markdown-text.js';
 import { type PresentationCellJson, presentationJson, sortedConfusions } from './presentation-json.js';
 import type { Confusion } from './presentation-tally.js';
 import type { SweepSeries } from './sweeps.js';
@@ -29,10 +30,10 @@ function confusionLines(cells: PresentationCellJson[]): string[] {
         .flatMap((c) => c.confusions.map((x) => ({ ...x, strategy: c.renderer }))),
     ) as (Confusion & { strategy: string })[];
     if (all.length === 0) continue;
-    lines.push('', `### ${mdCell(provider)}${simulated ? ' (simulated)' : ''}`, '');
+    lines.push('', `### ${mdText(provider)}${simulated ? ' (simulated)' : ''}`, '');
     lines.push('| strategy | expected tool | called instead | times |', '|---|---|---|---:|');
     for (const c of all.slice(0, TOP_CONFUSIONS)) {
-      lines.push(`| ${mdCell(c.strategy)} | ${mdCell(c.expected)} | ${mdCell(calledText(c))} | ${c.count} |`);
+      lines.push(`| ${mdText(c.strategy)} | ${mdText(c.expected)} | ${mdText(calledText(c))} | ${c.count} |`);
     }
   }
   if (lines.length === 0) return [];
@@ -51,18 +52,18 @@ function sweepLines(series: SweepSeries[], grader: string | undefined): string[]
     '',
     '## Sweeps',
     '',
-    `${grader} pass rate at each swept value, with mean prompt tokens in brackets. Providers are not pooled.`,
+    `${mdText(grader)} pass rate at each swept value, with mean prompt tokens in brackets. Providers are not pooled.`,
   ];
   const providers = [...new Map(series.map((s) => [s.provider, s.simulated])).entries()];
   for (const [provider, simulated] of providers) {
     const mine = series.filter((s) => s.provider === provider);
-    lines.push('', `### ${mdCell(provider)}${simulated ? ' (simulated)' : ''}`, '');
+    lines.push('', `### ${mdText(provider)}${simulated ? ' (simulated)' : ''}`, '');
     for (const s of mine) {
       const held = Object.entries(s.held).map(([f, v]) => `${f}=${v}`);
       lines.push(
-        `| ${mdCell(`${s.renderer} @ ${s.variant}${held.length ? ` (${held.join(', ')})` : ''}`)} · ${mdCell(s.field)} | ${s.points.map((p) => String(p.value)).join(' | ')} |`,
+        `| ${mdText(`${s.renderer} @ ${s.variant}${held.length ? ` (${held.join(', ')})` : ''}`)} · ${mdText(s.field)} | ${s.points.map((p) => String(p.value)).join(' | ')} |`,
         `|---|${s.points.map(() => '---:').join('|')}|`,
-        `| ${grader} | ${s.points
+        `| ${mdText(grader)} | ${s.points
           .map((p) => {
             const t = p.graders[grader];
             return t && t.n > 0
@@ -94,7 +95,7 @@ function searchLines(cells: PresentationCellJson[]): string[] {
     const s = c.search!;
     const per = (x: number) => (s.cases ? (x / s.cases).toFixed(1) : '–');
     lines.push(
-      `| ${mdCell(c.renderer)} | ${mdCell(c.simulated ? `${c.provider} (simulated)` : c.provider)} | ${per(s.searches)} | ${s.cases ? pct(s.found / s.cases) : '–'} (${s.found}/${s.cases}) | ${per(s.searchTurns)} | ${c.turnsMean} | ${c.inputTokensMean} |`,
+      `| ${mdText(c.renderer)} | ${mdText(c.simulated ? `${c.provider} (simulated)` : c.provider)} | ${per(s.searches)} | ${s.cases ? pct(s.found / s.cases) : '–'} (${s.found}/${s.cases}) | ${per(s.searchTurns)} | ${c.turnsMean} | ${c.inputTokensMean} |`,
     );
   }
   return lines;

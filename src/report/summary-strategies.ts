@@ -1,5 +1,6 @@
 import type { RunAggregate } from '../run-log/aggregate.js';
-import { mdCell, pct } from './format.js';
+import { pct } from './format.js';
+import { mdText } from './markdown-text.js';
 import { compareStrategies, type StrategyRow } from './strategy-comparison.js';
 
 /** Points with a sign, one decimal, no unit: +0.0, −71.6. */
@@ -8,6 +9,7 @@ const pts = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1
 function cellText(row: StrategyRow | undefined): string {
   if (!row) return '–';
   if (row.best) return `**${pct(row.rate)}** ★ best`;
+  if (row.tie) return `${pct(row.rate)} · tie`;
   const v = row.vsBest;
   if (!v) return pct(row.rate);
   const diff = `${pts(v.diff)} [${pts(v.ci95[0])}, ${pts(v.ci95[1])}]`;
@@ -30,11 +32,11 @@ export function strategiesMarkdown(agg: RunAggregate): string[] {
     '',
     '## Strategies per provider',
     '',
-    "Each strategy against the provider's best on the same cases: pass rate · difference in points [95% interval], bold with its exact McNemar p (Holm-corrected) when significant, n.s. when not. Providers are not pooled.",
+    "Each strategy against the provider's best (★, the one strategy with the highest pass rate; tie when several share it, and the others are then compared with the tied one with the fewest prompt tokens) on the same cases: pass rate · difference in points [95% interval], bold with its exact McNemar p (Holm-corrected) when significant, n.s. when not. Providers are not pooled.",
   ];
   for (const [provider, simulated] of providers) {
-    lines.push('', `### ${mdCell(provider)}${simulated ? ' (simulated)' : ''}`, '');
-    lines.push(`| strategy | prompt tokens | ${graders.map(mdCell).join(' | ')} |`);
+    lines.push('', `### ${mdText(provider)}${simulated ? ' (simulated)' : ''}`, '');
+    lines.push(`| strategy | prompt tokens | ${graders.map((g) => mdText(g)).join(' | ')} |`);
     lines.push(`|---|---:|${graders.map(() => '---').join('|')}|`);
     for (const r of renderers) {
       const rows = graders.map((g) =>
@@ -42,7 +44,7 @@ export function strategiesMarkdown(agg: RunAggregate): string[] {
       );
       const any = rows.find((x) => x !== undefined);
       if (!any) continue;
-      lines.push(`| ${mdCell(r)} | ${any.promptTokensMean} | ${rows.map(cellText).join(' | ')} |`);
+      lines.push(`| ${mdText(r)} | ${any.promptTokensMean} | ${rows.map(cellText).join(' | ')} |`);
     }
   }
   return lines;

@@ -4,6 +4,7 @@ import type { ReporterEntry } from '../plugins/reporter-registry.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
 import { caseRecords } from '../run-log/reader.js';
 import type { CompareResult } from './compare.js';
+import type { GateCheck } from './junit-gate.js';
 import { RunReporters } from './run-reporters.js';
 
 export { REPORT_FILES } from './report-sink.js';
@@ -17,6 +18,7 @@ export interface WriteReportsInput {
   interrupted: boolean;
   comparison?: CompareResult | null;
   gate?: { exitCode: number; lines: string[] };
+  gateChecks?: readonly GateCheck[];
   maxHtmlCases?: number;
 }
 
@@ -51,5 +53,6 @@ export async function writeReports(input: WriteReportsInput): Promise<string> {
     interrupted: input.interrupted,
     ...(input.comparison !== undefined ? { comparison: input.comparison } : {}),
     ...(input.gate ? { gate: input.gate } : {}),
+    ...(input.gateChecks ? { gateChecks: input.gateChecks } : {}),
   });
 }

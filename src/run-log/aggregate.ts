@@ -3,6 +3,7 @@ import type { CatalogDrift } from '../contracts/tool.js';
 import { runsWith } from '../presentation/strategy-providers.js';
 import { PresentationTally } from '../report/presentation-tally.js';
 import { passHatK } from '../report/stats.js';
+import { ConversationTally } from './conversation-tally.js';
 import type { CaseRecord, RunHeader } from './schema.js';
 
 export interface GraderTally {
@@ -34,6 +35,16 @@ export interface FailureNote {
   grader: string;
   reason: string;
 }
+
+/** A tool call whose result was an error (`isError`): which case, which tool, what the tool said (cut short). */
+export interface ToolErrorNote {
+  key: string;
+  tool: string;
+  message: string;
+}
+
+/** How much of a tool's error message a note keeps. */
+const NOTE_CHARS = 300;
 
 /**
  * How a call was written, for the call-shapes tally: the protocol's name when a strict detector for the requested
@@ -159,8 +170,17 @@ export class RunAggregate {
   readonly drift = new Map<string, CatalogDrift>();
   /** Why strategies fail: tools confused, per-tool outcomes, tool-search counts (a pure fold of the same records). */
   readonly presentation = new PresentationTally();
+  /** The scripted conversations' trials, passes and failure turns per case and cell (docs/multi-turn.md). */
+  readonly conversations = new ConversationTally();
   total = 0;
   totalErrors = 0;
+  /**
+   * Tool calls the agent loop executed, and how many of them returned an error result (`isError`: the tool refused
+   * its arguments, or the call named no tool): data the model was shown, not infrastructure errors.
+   */
+  readonly toolCalls = { calls: 0, errors: 0 };
+  /** The first tool errors (up to the notes' bound), in run order. */
+  readonly toolErrors: ToolErrorNote[] = [];
   private lastCell: CellCases | undefined;
   private readonly cellCases: CellCases[] = [];
   private readonly casesOfCell = new Map<CellStats, CellCases>();
@@ -274,6 +294,7 @@ export class RunAggregate {
       this.seen++;
     }
     cc.trials.inc(i);
+    this.conversations.add(record);
     this.total++;
     this.presentation.add(record);
     c.cases++;
@@ -290,6 +311,15 @@ export class RunAggregate {
       for (const call of turn.parse?.calls ?? []) {
         const shape = callShape(call, record.protocol);
         c.shapes.set(shape, (c.shapes.get(shape) ?? 0) + 1);
+      }
+      for (const run of turn.executed ?? []) {
+        this.toolCalls.calls++;
+        if (!run.isError) continue;
+        this.toolCalls.errors++;
+        if (this.toolErrors.length < this.maxNotes) {
+          const message = typeof run.result === 'string' ? run.result.slice(0, NOTE_CHARS) : '';
+          this.toolErrors.push({ key: record.key, tool: String(run.tool), message });
+        }
       }
     }
     if (record.error) {

@@ -12,7 +12,9 @@ import {
   simEnvelope,
   usageOf,
 } from './packing.js';
+import { restoreRepeats } from './repeated-strings.js';
 import type { CaseRecord } from './schema.js';
+import { restoreWirePrefix } from './wire-prefix.js';
 
 /** Reads blob lines and resolves the references of the records after them. Holds one text per distinct blob. */
 export class BlobDecoder {
@@ -48,13 +50,21 @@ export class BlobDecoder {
     if (packed.includes(RULES.meta) && this.seed === undefined)
       throw new BlobFormatError('packed: rule m restores the seed, and the header holds none (config.seed)');
     const rules = new Set(packed);
+    // rule d first: it was applied last, to the record as written
+    if (rules.has(RULES.repeatedStrings)) {
+      try {
+        restoreRepeats(record, record.same, (hash) => this.text(hash, 'same'));
+      } catch (e) {
+        throw e instanceof BlobFormatError ? e : new BlobFormatError(`packed: rule d, and ${(e as Error).message}`);
+      }
+    }
     const transcript = isObject(record.transcript)
       ? this.decodeTranscript(record, record.transcript, rules)
       : undefined;
     const turns = transcript && Array.isArray(transcript.turns) ? transcript.turns : [];
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(record)) {
-      if (k === 'packed') continue;
+      if (k === 'packed' || (k === 'same' && rules.has(RULES.repeatedStrings))) continue;
       if (k === 'transcript' && transcript) out.transcript = transcript;
       else if (k === 'grades' && rules.has(RULES.gradeRefs) && Array.isArray(v))
         out.grades = v.map((g, i) => (typeof g === 'string' ? JSON.parse(this.text(g, `grades.${i}`)) : g));
@@ -171,6 +181,32 @@ export class BlobDecoder {
       const calls = (Array.isArray(response.toolCalls) ? response.toolCalls : []) as Turn['response']['toolCalls'];
       response = simEnvelope(out, response.text, calls, toolsChars);
     } else response = decodeResponse(response);
+    if (rules.has(RULES.wirePrefix) && isObject(response) && response.rawPrior !== undefined)
+      response = this.restoreWire(response, previous, i);
     return { ...turn, request: out, response };
+  }
+
+  /** Rule w: the reply's raw request, whole again from the previous turn's; `rawPrior` dropped. */
+  private restoreWire(
+    response: Record<string, unknown>,
+    previous: Record<string, unknown> | undefined,
+    i: number,
+  ): Record<string, unknown> {
+    const before = isObject(previous?.response) && isObject(previous.response.raw) ? previous.response.raw : undefined;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(response)) {
+      if (k === 'rawPrior') continue;
+      if (k !== 'raw') {
+        out[k] = v;
+        continue;
+      }
+      if (!isObject(v)) throw new BlobFormatError(`transcript.turns.${i}.response: rule w, and the reply has no raw`);
+      try {
+        out.raw = { ...v, request: restoreWirePrefix(v.request, before?.request, response.rawPrior) };
+      } catch (e) {
+        throw new BlobFormatError(`transcript.turns.${i}.response: ${(e as Error).message}`);
+      }
+    }
+    return out;
   }
 }

@@ -14,7 +14,10 @@ import {
   RULES,
   seedOf,
 } from './packing.js';
+import { blankRepeats, findRepeatedStrings } from './repeated-strings.js';
+import { sameJson } from './same-json.js';
 import type { CaseRecord } from './schema.js';
+import { cutWirePrefix } from './wire-prefix.js';
 
 /** A system prompt shorter than this stays inline (a blob line and a reference would cost more). */
 const MIN_BLOB_CHARS = 64;
@@ -52,6 +55,8 @@ export class BlobEncoder {
    * (the renderer's), which a catalog with distractors makes a hundred tools long. Frees with the list.
    */
   private readonly toolsJson = new WeakMap<object, string>();
+  /** The hash of each blob's text, for rule d (a long string of a record that a blob of this log holds). */
+  private readonly hashOfText = new Map<string, string>();
   /** Rule m needs the run's seed: from the header of the log written (useHeader). */
   private seed: number | undefined;
   /** The grades each grader gave last, a blob's hash with those written as blobs (see encodeGrades). */
@@ -75,6 +80,7 @@ export class BlobEncoder {
     const known = this.written.get(hash);
     if (known === undefined) {
       this.written.set(hash, text);
+      this.hashOfText.set(text, hash);
       this.blob({ type: 'blob', hash, text });
     } else if (known !== text) {
       throw new Error(`run log: two different texts have the blob hash ${hash}`);
@@ -97,10 +103,25 @@ export class BlobEncoder {
       this.lacking = 0;
       const out = this.encodeWith(record, allowed, grades);
       const conflict = this.used & this.lacking;
-      if (conflict === 0) return out;
+      if (conflict === 0) return Object.hasOwn(record, 'same') ? out : this.writeRepeatsOnce(out);
       // A turn lacks a field that a rule used on another turn would give it on read: encode without that rule.
       allowed &= ~conflict;
     }
+  }
+
+  /**
+   * Rule d, on the record as it will be written: each long string met before in it (or held by a blob of this log)
+   * written as null, `same` saying where it is. Only a record holding a wire exchange is searched: the others (the
+   * simulated providers', recorded replies) keep no second copy of a reply, and are many.
+   */
+  private writeRepeatsOnce(out: Record<string, unknown>): Record<string, unknown> {
+    if (!holdsWireExchange(out)) return out;
+    const same = findRepeatedStrings(out, (text) => this.hashOfText.get(text));
+    if (!same) return out;
+    blankRepeats(out, same);
+    out.packed = rulesOf(this.used | BIT.d);
+    out.same = same;
+    return out;
   }
 
   /** Rules used, and rules a turn cannot take (it lacks the field the rule would restore), of the record encoded. */
@@ -185,7 +206,13 @@ export class BlobEncoder {
         f === finalTextOf(turns) &&
           (runnerOrder ? present(transcript.turns) : follows(transcript, 'finalText', 'turns')),
       );
-    if (runnerOrder) return { turns: encoded, finalText: omit ? undefined : f, stopReason: transcript.stopReason };
+    if (runnerOrder)
+      return {
+        turns: encoded,
+        finalText: omit ? undefined : f,
+        stopReason: transcript.stopReason,
+        state: transcript.state,
+      };
     const out: Record<string, unknown> = { ...transcript, turns: encoded };
     if (omit) out.finalText = undefined;
     return out;
@@ -261,9 +288,23 @@ export class BlobEncoder {
           response.toolCalls.length > 0
             ? { text: response.text, toolCalls: response.toolCalls }
             : { text: response.text };
-      else encoded = encodeResponse(response);
+      else encoded = encodeResponse(this.cutWirePrefix(response, i, previous));
     }
     return { ...turn, request: out, response: encoded };
+  }
+
+  /** Rule w: the reply with its raw request cut to what it adds to the previous turn's, and `rawPrior`. */
+  private cutWirePrefix(
+    response: Turn['response'],
+    i: number,
+    previous: Record<string, unknown> | undefined,
+  ): Turn['response'] {
+    const raw = response.raw as unknown;
+    if (i === 0 || !isObject(raw) || Object.hasOwn(response, 'rawPrior')) return response;
+    const before = isObject(previous?.response) ? previous.response.raw : undefined;
+    const cut = cutWirePrefix(raw.request, isObject(before) ? before.request : undefined);
+    if (!cut || !this.use(BIT.w, true)) return response;
+    return { ...response, raw: { ...raw, request: cut.request }, rawPrior: cut.prior } as unknown as Turn['response'];
   }
 
   /*
@@ -360,36 +401,15 @@ interface GradeSlot {
   hash: string | undefined;
 }
 
-/**
- * Whether `a` is written as exactly the JSON of `b`, a value read from JSON (same keys in the same order, same
- * values). Conservative: a value JSON would write differently from how it holds it (undefined, a Date) is unequal.
- */
-function sameJson(a: unknown, b: unknown): boolean {
-  try {
-    return sameJsonValue(a, b);
-  } catch {
-    return false; // nested too deep to compare: written whole
+/** Whether a turn of the encoded record holds a raw wire request or response (a real provider's exchange). */
+function holdsWireExchange(out: Record<string, unknown>): boolean {
+  const transcript = out.transcript;
+  if (!isObject(transcript) || !Array.isArray(transcript.turns)) return false;
+  for (const t of transcript.turns) {
+    const raw = isObject(t) && isObject(t.response) ? t.response.raw : undefined;
+    if (isObject(raw) && (raw.request !== undefined || raw.response !== undefined)) return true;
   }
-}
-
-function sameJsonValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameJsonValue(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i] as string;
-    if (k !== kb[i] || !sameJsonValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
-      return false;
-  }
-  return true;
+  return false;
 }
 
 /** Whether no field after the `j`th holds a value the log holds. */
@@ -409,7 +429,7 @@ function follows(v: Record<string, unknown>, key: string, before: string): boole
   return false;
 }
 
-/** A case record's fields in the order the runner writes them (run-case.ts), and a transcript's (agent-loop.ts). */
+/** A case record's fields in the order the runner writes them (run-case.ts), and a transcript's (conversation.ts, run-case.ts). */
 const RECORD_FIELDS = [
   'type',
   'key',
@@ -430,7 +450,7 @@ const RECORD_FIELDS = [
   'usage',
   'error',
 ];
-const TRANSCRIPT_FIELDS = ['turns', 'finalText', 'stopReason'];
+const TRANSCRIPT_FIELDS = ['turns', 'finalText', 'stopReason', 'state'];
 
 /** Whether every field of `v` is one of `fields`, in that order (some may be absent). */
 function inOrder(v: Record<string, unknown>, fields: readonly string[]): boolean {
@@ -454,9 +474,11 @@ const LETTERS_IN_ORDER = [
   RULES.fedBack,
   RULES.simEnvelope,
   RULES.gradeRefs,
+  RULES.wirePrefix,
+  RULES.repeatedStrings,
 ];
-const BIT = { k: 1, u: 2, f: 4, m: 8, p: 16, c: 32, s: 64, g: 128 } as const;
-const ALL = 255;
+const BIT = { k: 1, u: 2, f: 4, m: 8, p: 16, c: 32, s: 64, g: 128, w: 256, d: 512 } as const;
+const ALL = 1023;
 
 /** The `packed` field of a record that used the rules `bits` (made once per set of rules). */
 const PACKED = Array.from({ length: ALL + 1 }, (_, bits) =>

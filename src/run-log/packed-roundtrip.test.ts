@@ -1,11 +1,13 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { SEED, variedHeader, variedRecords } from '../../tests/helpers/varied-records.js';
 import { readRunLog } from './reader.js';
 import type { CaseRecord, RunHeader, RunRecord } from './schema.js';
 import { RunLogWriter } from './writer.js';
+
+const tempDir = useTempDirs();
 
 /** The record as a log holds it: what JSON keeps of it (no undefined fields). */
 const asJson = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
@@ -29,7 +31,7 @@ const lines = (file: string) =>
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('packed case records', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tg-packed-'));
+  const dir = tempDir('tg-packed-');
 
   it('read back exactly as written, key order included, for every kind of record', async () => {
     const header = variedHeader();
@@ -47,8 +49,12 @@ describe('packed case records', () => {
     // every rule was used, and every one was also declined somewhere (the varied fields)
     const written = lines(file).filter((l) => l.type === 'case');
     const rules = new Set(written.flatMap((l) => [...String(l.packed ?? '')]));
-    expect([...rules].sort().join('')).toBe('cfgkmpsu');
+    expect([...rules].sort().join('')).toBe('cdfgkmpsuw');
     expect(written.some((l) => typeof l.key === 'string')).toBe(true);
+    // rule d: repeated long strings written once, some found in a blob (a long system prompt in the raw request)
+    const same = written.flatMap((l) => (Array.isArray(l.same) ? (l.same as unknown[][]) : []));
+    expect(same.some((e) => typeof e[0] === 'string')).toBe(true);
+    expect(same.some((e) => Array.isArray(e[0]))).toBe(true);
     expect(written.some((l) => !String(l.packed ?? '').includes('m'))).toBe(true);
     // a real provider's wire body is written as it was
     const real = written.find((l) => l.provider === 'openai:gpt-4o') as unknown as CaseRecord;

@@ -29,6 +29,10 @@ export const RULES = {
   simEnvelope: 's',
   /** A string in `grades`: the hash of a blob holding that grade's JSON. */
   gradeRefs: 'g',
+  /** A later turn's raw wire request holds only what its array fields add to the previous turn's (wire-prefix.ts). */
+  wirePrefix: 'w',
+  /** A long string met before in the record is written as null; `same` says where it is (repeated-strings.ts). */
+  repeatedStrings: 'd',
 } as const;
 
 export type Rule = (typeof RULES)[keyof typeof RULES];

@@ -1,9 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { readRunLog } from './reader.js';
 import { type CaseRecord, RUN_LOG_FORMAT, type RunFooter, type RunHeader } from './schema.js';
+
+const tempDir = useTempDirs();
 
 const header: RunHeader = {
   type: 'header',
@@ -40,7 +42,7 @@ const record: CaseRecord = {
 const footer: RunFooter = { type: 'footer', finishedAt: 'x', interrupted: false, completed: 1, errors: 0 };
 
 function logOf(lines: string[]): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'tg-reader-')), 'run.jsonl');
+  const file = join(tempDir('tg-reader-'), 'run.jsonl');
   writeFileSync(file, lines.map((l) => `${l}\n`).join(''));
   return file;
 }

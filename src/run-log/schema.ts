@@ -80,6 +80,11 @@ export const RunHeaderSchema = z.object({
   ),
   providers: z.array(z.object({ label: z.string(), id: z.string(), simulated: z.boolean() })),
   suites: z.array(z.object({ name: z.string(), file: z.string(), cases: z.number() })),
+  /**
+   * What every suite of the config holds (src/config/suite-hash.ts), by suite name, including suites `--filter` or
+   * `--tag` left no case of: the baseline's config hash covers the suites' content. Absent in older logs.
+   */
+  suiteHashes: z.record(z.string(), z.string()).optional(),
   plannedCases: z.number(),
   resumedFrom: z.string().optional(),
   /** Set on a merge of an incomplete set of shards (`merge --allow-partial`): the shards absent, `i/n` each. */

@@ -1,9 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import type { RunFooter, RunRecord } from './schema.js';
 import { RunLogWriter } from './writer.js';
+
+const tempDir = useTempDirs();
 
 const footer = (n: number, note = ''): RunFooter => ({
   type: 'footer',
@@ -15,7 +17,7 @@ const footer = (n: number, note = ''): RunFooter => ({
 
 describe('RunLogWriter', () => {
   it('writes exactly JSON.stringify(record) + LF per record, across buffer flushes and oversized lines', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'tg-lw-')), 'sub', 'run.jsonl');
+    const file = join(tempDir('tg-lw-'), 'sub', 'run.jsonl');
     const w = new RunLogWriter(file);
     const records: RunRecord[] = [];
     for (let i = 0; i < 3000; i++) records.push(footer(i, '名称 é 😀'.repeat(i % 200)));
@@ -31,7 +33,7 @@ describe('RunLogWriter', () => {
   });
 
   it('writes a record holding a value nested deeper than JSON.stringify can recurse, and it reads back whole', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'tg-lw-')), 'run.jsonl');
+    const file = join(tempDir('tg-lw-'), 'run.jsonl');
     const levels = 20_000;
     const deep = `${'{"a":['.repeat(levels)}1${']}'.repeat(levels)}`;
     const record = { ...footer(1), deep: JSON.parse(deep) } as RunRecord;

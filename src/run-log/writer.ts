@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
+import type { ToolgaugeError } from '../errors.js';
 import { BufferedFile } from '../util/buffered-file.js';
 import { jsonText } from '../util/json-text.js';
 import { BlobEncoder } from './blob-encoder.js';
@@ -28,6 +29,12 @@ export interface RunLogOptions {
    * more (~1.5 µs a record on a cold pass) than the ~100 bytes a record they save.
    */
   gradeBlobs?: boolean;
+  /**
+   * Called once when a write fails (a full disk): the log then ends on the last whole line that reached the disk,
+   * and every later `write` or `close` throws that failure. Lines go out in a later turn of the event loop, so a
+   * failure there reaches the caller only through this.
+   */
+  onFailure?: (failure: ToolgaugeError) => void;
 }
 
 export class RunLogWriter {
@@ -35,23 +42,42 @@ export class RunLogWriter {
   private flushScheduled = false;
   private readonly blobs: BlobEncoder;
   private header = false;
+  /** The end (in bytes written) of each case line not yet known to be on disk, and the case lines known to be. */
+  private pendingCases: number[] = [];
+  private savedCases = 0;
 
   constructor(
     readonly file: string,
     mode: 'create' | 'append' = 'create',
-    options: RunLogOptions = {},
+    private readonly options: RunLogOptions = {},
   ) {
     this.blobs = new BlobEncoder((line) => this.line(line), options.gradeBlobs ?? true);
     if (mode === 'append') {
       const header = firstHeader(file);
       if (header) this.useHeader(header);
     }
-    this.out = new BufferedFile(file, { size: 2 << 20, mode });
+    this.out = new BufferedFile(file, { size: 2 << 20, mode, wholeLines: true });
   }
 
+  /** Appends a record (its line goes out with the others of this turn of the event loop). */
   write(record: RunRecord): void {
+    if (this.out.failure) throw this.out.failure;
     if (record.type === 'header' && !this.header) this.useHeader(record);
-    this.line(record.type === 'case' ? this.blobs.encode(record) : record);
+    this.guard(() => this.line(record.type === 'case' ? this.blobs.encode(record) : record));
+    if (record.type === 'case') this.pendingCases.push(this.out.bytes);
+  }
+
+  /** The failure that stopped this log (a full disk), if one did. */
+  get failure(): ToolgaugeError | undefined {
+    return this.out.failure;
+  }
+
+  /** How many case records this writer has put on disk whole (after a failure: those the log still holds). */
+  get casesOnDisk(): number {
+    const on = this.out.flushedBytes;
+    let n = this.savedCases;
+    for (const end of this.pendingCases) if (end <= on) n++;
+    return n;
   }
 
   private useHeader(header: unknown): void {
@@ -68,14 +94,50 @@ export class RunLogWriter {
     }
   }
 
-  /** Writes every pending line now. */
+  /** Writes every pending line now; a failure is reported to `onFailure` (never thrown into the event loop). */
   flush(): void {
     this.flushScheduled = false;
-    this.out.flush();
+    if (this.out.failure) return;
+    try {
+      this.guard(() => this.out.flush());
+    } catch {
+      // reported to onFailure; the next write or close throws it again
+    }
   }
 
+  /** Flushes, fsyncs and closes; throws the log's failure if it has one. */
   close(): void {
-    this.out.close(true);
+    this.guard(() => this.out.close(true));
+  }
+
+  /** Runs a write; a failure of the file is counted, reported once and thrown. */
+  private guard(write: () => void): void {
+    try {
+      write();
+    } catch (e) {
+      const failure = this.out.failure;
+      if (!failure) throw e;
+      if (!this.reported) {
+        this.reported = true;
+        this.options.onFailure?.(failure);
+      }
+      throw failure;
+    } finally {
+      this.settle();
+    }
+  }
+
+  private reported = false;
+
+  /** Counts the case lines now on disk. */
+  private settle(): void {
+    if (this.pendingCases.length === 0 || this.out.failure) return;
+    const on = this.out.flushedBytes;
+    let n = 0;
+    while (n < this.pendingCases.length && (this.pendingCases[n] as number) <= on) n++;
+    if (n === 0) return;
+    this.savedCases += n;
+    this.pendingCases.splice(0, n);
   }
 }
 

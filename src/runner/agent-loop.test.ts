@@ -7,6 +7,7 @@ import { CaseAbort, runAgentLoop } from './agent-loop.js';
 const session: CaseSession = {
   catalog: { tools: [], source: 'live', hash: '' },
   call: async () => ({ text: '', isError: false }),
+  readState: async () => ({ value: {} }),
   release: async () => {},
 };
 

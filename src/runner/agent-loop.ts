@@ -1,5 +1,5 @@
 import type { CaseSession } from '../catalog/server-pool.js';
-import type { Message, ModelRequest, NativeCall, RenderedTool } from '../contracts/model.js';
+import type { Message, ModelRequest, NativeCall } from '../contracts/model.js';
 import type { ParseContext, ParsedCall } from '../contracts/parse.js';
 import type { Provider } from '../contracts/provider.js';
 import type { ToolDef } from '../contracts/tool.js';
@@ -32,6 +32,7 @@ export class LoopError extends Error {
  * feed the results back in the protocol's shape → repeat, until a reply has no call or maxTurns. `offered` is the
  * tool list the request was rendered from (the case's catalog after filtering): replies are parsed knowing those
  * tools, and called names resolve against them as the graders resolve them. Without it, the session's catalog.
+ * `search`: a tool-search strategy's runtime, which answers the search tool's calls.
  */
 export async function runAgentLoop(
   first: ModelRequest,
@@ -43,23 +44,71 @@ export async function runAgentLoop(
   search?: ToolSearchRuntime,
 ): Promise<Transcript> {
   const turns: Turn[] = [];
-  const messages: Message[] = [...first.messages];
+  const parts: LoopParts = { first, provider, session, limits, abort, offered, ...(search ? { search } : {}) };
+  const end = await answerMessage(parts, turns, {
+    messages: [...first.messages],
+    maxTurns: limits.maxTurns,
+  });
+  return { turns, finalText: end.finalText, stopReason: end.stopReason };
+}
+
+/** What every user message of a case is answered with. */
+export interface LoopParts {
+  /** The case's first request: the system prompt, tools, protocol and meta every later request keeps. */
+  first: ModelRequest;
+  provider: Provider;
+  session: CaseSession;
+  limits: LoopLimits;
+  abort: CaseAbort;
+  offered: readonly ToolDef[];
+  /**
+   * A tool-search strategy's runtime: answers calls to the search tool and remembers what the searches loaded for the
+   * whole case, so a tool found while answering one user message stays loaded for the next ones.
+   */
+  search?: ToolSearchRuntime;
+}
+
+/** One user message to answer: the messages up to it (it last), its turn budget, and, in a conversation, its index. */
+export interface MessageToAnswer {
+  messages: Message[];
+  maxTurns: number;
+  userTurn?: number;
+  /** The persona's expectations for this message (a conversation's later messages); default: the first request's. */
+  oracle?: ModelRequest['oracle'];
+}
+
+/** How the answer to one user message ended, and the messages as last sent (without the final reply). */
+export interface MessageEnd {
+  stopReason: Transcript['stopReason'];
+  finalText: string;
+  messages: Message[];
+}
+
+/**
+ * The agent loop for one user message, appending its model turns to `turns` (the whole conversation's, which an error
+ * carries out in its transcript).
+ */
+export async function answerMessage(parts: LoopParts, turns: Turn[], todo: MessageToAnswer): Promise<MessageEnd> {
+  const { first, provider, session, limits, abort, offered, search } = parts;
+  let messages = todo.messages;
   const { oracle: _oracle, ...visible } = first;
   // the search tool is a name a reply may call too (a text protocol's call to it is read like any other)
   const parseOffered = search ? [...offered, { name: search.spec.tool, inputSchema: {}, server: '' }] : offered;
   const context: ParseContext = { tools: parseTools(parseOffered, first.tools) };
-  // native tools a search loaded: offered from the next turn on
-  let tools = first.tools;
   const transcript = (stopReason: Transcript['stopReason'], finalText: string): Transcript => ({
     turns,
     finalText,
     stopReason,
   });
-  for (let index = 0; index < limits.maxTurns; index++) {
+  const base = todo.oracle ? { ...first, oracle: todo.oracle } : first;
+  for (let n = 0; n < todo.maxTurns; n++) {
+    const index = turns.length;
     if (abort.isAborted)
       throw new LoopError(new ToolgaugeError('ABORTED', 'run interrupted'), transcript('aborted', ''));
+    // with tool search, the native tools offered now: the first request's and those the case's searches loaded since
+    const tools = search ? search.nativeTools : first.tools;
     const request: ModelRequest = {
-      ...first,
+      ...base,
       ...(tools ? { tools } : {}),
       messages: [...messages],
       meta: { ...first.meta, turn: index },
@@ -81,15 +130,16 @@ export async function runAgentLoop(
     const accepted = acceptedCalls(parse, first.protocol);
     const turn: Turn = {
       index,
+      ...(todo.userTurn !== undefined ? { userTurn: todo.userTurn } : {}),
       request: { ...visible, ...(tools ? { tools } : {}), messages: request.messages, meta: request.meta },
       response,
       parse,
       executed: [],
     };
     turns.push(turn);
-    if (accepted.length === 0) return transcript('answered', response.text);
+    if (accepted.length === 0) return { stopReason: 'answered', finalText: response.text, messages };
     try {
-      const done = await executeCalls(
+      turn.executed = await executeCalls(
         request,
         response.toolCalls,
         accepted,
@@ -100,14 +150,12 @@ export async function runAgentLoop(
         abort,
         search,
       );
-      turn.executed = done.executed;
-      if (done.loaded.length > 0) tools = [...(tools ?? []), ...done.loaded];
     } catch (e) {
       throw new LoopError(e, transcript('error', response.text));
     }
-    messages.push(...feedbackMessages(first.protocol, response.text, response.toolCalls, turn.executed));
+    messages = [...messages, ...feedbackMessages(first.protocol, response.text, response.toolCalls, turn.executed)];
   }
-  return transcript('max-turns', turns.at(-1)?.response.text ?? '');
+  return { stopReason: 'max-turns', finalText: turns.at(-1)?.response.text ?? '', messages };
 }
 
 async function executeCalls(
@@ -120,14 +168,13 @@ async function executeCalls(
   turnIndex: number,
   abort: CaseAbort,
   search: ToolSearchRuntime | undefined,
-): Promise<{ executed: ToolExecution[]; loaded: RenderedTool[] }> {
+): Promise<ToolExecution[]> {
   // Native APIs need an answer for every call id the model sent, even ones whose arguments did not parse.
   const work: { call: ParsedCall | undefined; id: string; name: string }[] =
     request.protocol === 'native'
       ? nativeCalls.map((n) => ({ call: accepted.find((a) => a.id === n.id), id: n.id, name: n.name }))
       : accepted.map((a, i) => ({ call: a, id: a.id ?? `call_${turnIndex + 1}_${i + 1}`, name: a.name }));
   const out: ToolExecution[] = [];
-  const loaded: RenderedTool[] = [];
   const max = request.maxCallsPerTurn ?? Number.POSITIVE_INFINITY;
   for (const [i, { call, id, name }] of work.entries()) {
     const started = performance.now();
@@ -149,8 +196,7 @@ async function executeCalls(
       // the search tool is the runner's: answered here, never routed to a server
       const answer = call
         ? search.answer(call.args)
-        : { text: `The arguments of ${name} are not valid JSON.`, isError: true, found: [], tools: [] };
-      loaded.push(...answer.tools);
+        : { text: `The arguments of ${name} are not valid JSON.`, isError: true, found: [] };
       out.push({
         callId: id,
         name,
@@ -190,7 +236,7 @@ async function executeCalls(
     else result = await session.call(target.server, target.tool, call.args, toolMs, abort);
     out.push({ ...base, result: result.text, isError: result.isError, durationMs: performance.now() - started });
   }
-  return { executed: out, loaded };
+  return out;
 }
 
 /** Whether a call goes to a tool a catalog variant added as a distractor. */

@@ -38,3 +38,11 @@ export function feedbackMessages(
 function escapeAttr(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }
+
+/**
+ * Whether a message is the user speaking (a task or a follow-up), not tool results fed back in a text protocol's user
+ * message. In a conversation, the user messages are counted by this to know which one is being answered.
+ */
+export function isUserPrompt(m: Message): boolean {
+  return m.role === 'user' && !m.content.startsWith('<tool_result');
+}

@@ -2,9 +2,12 @@ import type { ServerPool } from '../catalog/server-pool.js';
 import type { Grade, Grader } from '../contracts/grade.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { errorMessage, isToolgaugeError } from '../errors.js';
+import { gradeCase } from '../graders/grade-case.js';
 import { renderCase } from '../render/render-case.js';
 import type { CaseRecord } from '../run-log/schema.js';
-import { CaseAbort, LoopError, runAgentLoop } from './agent-loop.js';
+import { CaseAbort, LoopError } from './agent-loop.js';
+import { runConversation } from './conversation.js';
+import { observeState } from './observe-state.js';
 import type { PlanItem } from './plan.js';
 import { RunContext } from './run-context.js';
 import { ToolSearchRuntime } from './tool-search.js';
@@ -66,15 +69,28 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
     const search = rendered.toolSearch
       ? new ToolSearchRuntime(rendered.toolSearch, catalog.tools, prepared, context.searches, rendered.tools)
       : undefined;
-    transcript = await runAgentLoop(request, provider.provider, session, limits, abort, tools, search);
-    const input = {
+    const parts = {
+      first: request,
+      provider: provider.provider,
+      session,
+      limits,
+      abort,
+      offered: tools,
+      ...(search ? { search } : {}),
+    };
+    transcript = await runConversation(parts, c);
+    if (c.expect.state) {
+      const servers = Object.keys(suite.suite.servers ?? {});
+      const access = { servers, session, timeoutMs: settings.toolMs, cancel: abort };
+      transcript = { ...transcript, state: await observeState(c.expect.state, access) };
+    }
+    grades = gradeCase(settings.graders, {
       case: c,
       transcript,
       protocol,
       tools,
       ...(catalog.tools !== tools ? { shown: catalog.tools } : {}),
-    };
-    grades = settings.graders.map((g) => g.grade(input)).filter((g): g is Grade => g !== null);
+    });
   } catch (e) {
     const cause = e instanceof LoopError ? e.cause : e;
     if (e instanceof LoopError) transcript = e.transcript;

@@ -4,12 +4,15 @@ import { setTimeout as delay, setImmediate as nextTick } from 'node:timers/promi
 import { redactSecrets, registerCredentials } from '../../providers/shared/redact.js';
 import { type PoolOptions, ServerPool } from '../catalog/server-pool.js';
 import type { LoadedSuite } from '../config/load-suite.js';
+import { ToolgaugeError } from '../errors.js';
 import type { ProviderSlot, Strategy } from '../plugins/index.js';
 import { RunAggregate } from '../run-log/aggregate.js';
 import { caseRecords } from '../run-log/reader.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RunLogWriter } from '../run-log/writer.js';
+import { displayPath } from '../util/display-path.js';
 import { lockRunDir } from '../util/run-lock.js';
+import { errnoCode, isWriteFailure, writeFailed } from '../util/write-failure.js';
 import { type PlanItem, plan } from './plan.js';
 import { type CaseSettings, runCase } from './run-case.js';
 import { RunContext } from './run-context.js';
@@ -30,7 +33,16 @@ export interface EvalInput {
   resume?: { runLog: string; onKept?: (record: CaseRecord) => void };
   /** Only items this accepts are run (a `--shard`, or the cases `replay` re-runs); default: all. */
   include?: (item: PlanItem) => boolean;
+  /**
+   * Aborts the cases in flight (a second Ctrl-C): each ends at once, and its record is not written, so `--resume`
+   * runs it again.
+   */
   signal: AbortSignal;
+  /**
+   * Stops the run (a first Ctrl-C): no new case starts, and the cases in flight go on to their end (within their
+   * timeouts) and are written. Absent: only `signal` stops the run.
+   */
+  stop?: AbortSignal;
   onCase?: (record: CaseRecord, done: number) => void;
   /** What the run's server pool shares with the check before it (servers that timed out), and where it speaks. */
   pool?: PoolOptions;
@@ -56,34 +68,57 @@ async function openRunLog(
   header: RunHeader,
   resume: EvalInput['resume'],
   keep: (record: CaseRecord) => void,
+  onFailure: (failure: ToolgaugeError) => void,
 ): Promise<RunLogWriter> {
   if (!resume) {
-    const writer = new RunLogWriter(runLog, 'create');
+    const writer = new RunLogWriter(runLog, 'create', { onFailure });
     writer.write(header);
     return writer;
   }
   const next = `${runLog}.resuming`;
-  const rewrite = new RunLogWriter(next, 'create');
   try {
-    rewrite.write(header);
-    for await (const r of caseRecords(resume.runLog)) {
-      if (r.error) continue; // unfinished (an infrastructure fault): run again
-      rewrite.write(r);
-      keep(r);
+    const rewrite = new RunLogWriter(next, 'create');
+    try {
+      rewrite.write(header);
+      for await (const r of caseRecords(resume.runLog)) {
+        if (r.error) continue; // unfinished (an infrastructure fault): run again
+        rewrite.write(r);
+        keep(r);
+      }
+      rewrite.close();
+    } catch (e) {
+      try {
+        rewrite.close();
+      } catch {}
+      throw e;
     }
+    renameSync(next, runLog);
   } catch (e) {
-    rewrite.close();
     rmSync(next, { force: true });
-    throw e;
+    if (!isWriteFailure(e)) throw e;
+    throw new ToolgaugeError(
+      'WRITE_FAILED',
+      `${writeFailed(next, e).message}; ${displayPath(runLog)} is unchanged: ${retryHint(e)} resume again`,
+    );
   }
-  rewrite.close();
-  renameSync(next, runLog);
-  return new RunLogWriter(runLog, 'append');
+  return new RunLogWriter(runLog, 'append', { onFailure });
+}
+
+/** How to go on after a write failure: make room, or make the folder writable again. */
+function retryHint(e: unknown): string {
+  const code = (e instanceof ToolgaugeError ? e.details?.errno : undefined) ?? errnoCode(e);
+  return code === 'ENOSPC' || code === 'EDQUOT' ? 'free some space, then' : 'once the folder can be written again,';
 }
 
 /**
  * Runs the plan with bounded concurrency (a fixed set of workers pulling from the lazy plan), streaming each
- * finished case to run.jsonl. On abort, in-flight cases are dropped (not logged) so `--resume` reruns them.
+ * finished case to run.jsonl. On `stop`, no new case starts and the cases in flight finish and are logged; on abort
+ * (`signal`), the cases in flight are dropped (not logged) so `--resume` reruns them. Either way the log ends with
+ * a footer marked interrupted.
+ *
+ * A write that fails (the run log, or a report fed by `onCase`, on a full disk) stops the run the same way as an
+ * abort, and runEval then throws: WRITE_FAILED naming the file, how many finished cases the log holds, and how to
+ * resume once the disk has room (the log ends on its last whole record).
  */
 export async function runEval(input: EvalInput): Promise<EvalOutcome> {
   const runLog = join(input.runDir, 'run.jsonl');
@@ -95,14 +130,31 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
   const aggregate = new RunAggregate(header);
   const done = new Set<string>();
   let completed = 0;
+  let kept = 0;
+  // The first failure of a write (or of a report fed with the records): the run stops, the cases in flight are
+  // aborted, and it is thrown once the log is closed.
+  let failure: unknown;
+  const failed = new AbortController();
+  const fail = (e: unknown) => {
+    failure ??= e;
+    failed.abort(e);
+  };
+  const caseSignal = AbortSignal.any([input.signal, failed.signal]);
   let writer: RunLogWriter;
   try {
-    writer = await openRunLog(runLog, header, input.resume, (r) => {
-      aggregate.add(r);
-      done.add(r.key);
-      completed++;
-      input.resume?.onKept?.(r);
-    });
+    writer = await openRunLog(
+      runLog,
+      header,
+      input.resume,
+      (r) => {
+        aggregate.add(r);
+        done.add(r.key);
+        completed++;
+        kept++;
+        input.resume?.onKept?.(r);
+      },
+      fail,
+    );
   } catch (e) {
     lock.release();
     throw e;
@@ -121,23 +173,31 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
   // With a provider that answers at once (simulated, cassettes) a whole run can complete in microtasks without ever
   // returning to the event loop: no signal handler (Ctrl-C), no timer, no progress. Yield every few milliseconds.
   let lastYield = performance.now();
+  const stopped = () => caseSignal.aborted || input.stop?.aborted === true;
   const worker = async () => {
-    for (let item = next(); item && !input.signal.aborted; item = next()) {
+    for (let item = next(); item && !stopped(); item = next()) {
       if (performance.now() - lastYield > YIELD_MS) {
         lastYield = performance.now();
         await nextTick();
       }
       // Every record is redacted once here, before the run log, the reports and the progress line see it: a
       // provider plugin (or a tool server) may quote a credential in an error or a reply.
-      const record = redactSecrets(await runCase(item, pool, settings, input.signal));
-      // A terminal's Ctrl-C reaches the stdio servers too; one may die before our own SIGINT handler has run.
-      // Give the signal a moment to land so such a case is treated as interrupted, not as a server crash.
-      if (record.error?.code === 'SERVER_CRASH' && !input.signal.aborted) await delay(250);
-      if (input.signal.aborted && record.error) break; // unfinished: leave it for --resume
-      writer.write(record);
-      aggregate.add(record);
-      completed++;
-      input.onCase?.(record, completed);
+      const record = redactSecrets(await runCase(item, pool, settings, caseSignal));
+      // A terminal's Ctrl-C may reach a server started in our process group; one may die before our own SIGINT
+      // handler has run. Give the signal a moment to land so such a case is left for --resume, not a crash.
+      if (record.error?.code === 'SERVER_CRASH' && !stopped()) await delay(250);
+      const cutShort = caseSignal.aborted || (stopped() && record.error?.code === 'SERVER_CRASH');
+      if (cutShort && record.error) break; // unfinished: leave it for --resume
+      if (failure !== undefined) break;
+      try {
+        writer.write(record);
+        aggregate.add(record);
+        completed++;
+        input.onCase?.(record, completed);
+      } catch (e) {
+        fail(e);
+        break;
+      }
     }
   };
   try {
@@ -145,17 +205,38 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
   } finally {
     await pool.closeAll();
     await Promise.all(input.providers.map((p) => p.provider.close?.()));
-    const interrupted = input.signal.aborted;
-    writer.write({
-      type: 'footer',
-      finishedAt: new Date().toISOString(),
-      interrupted,
-      completed,
-      errors: aggregate.totalErrors,
-    });
-    writer.close();
+    const interrupted = stopped();
+    try {
+      if (!writer.failure)
+        writer.write({
+          type: 'footer',
+          finishedAt: new Date().toISOString(),
+          interrupted,
+          completed,
+          errors: aggregate.totalErrors,
+        });
+      writer.close();
+    } catch (e) {
+      fail(e);
+    }
     context.prompts.save();
     lock.release();
   }
-  return { aggregate, interrupted: input.signal.aborted, runLog };
+  if (failure !== undefined) throw stoppedBy(failure, input.runDir, runLog, kept + writer.casesOnDisk);
+  return { aggregate, interrupted: stopped(), runLog };
+}
+
+/**
+ * The error a run stopped by a failed write ends with: the file and why, how many finished cases the run log holds,
+ * and how to go on. Any other failure (a bug in a reporter) is thrown as it is.
+ */
+function stoppedBy(failure: unknown, runDir: string, runLog: string, saved: number): unknown {
+  if (!isWriteFailure(failure)) return failure;
+  const first = failure instanceof ToolgaugeError ? failure : writeFailed(runLog, failure);
+  return new ToolgaugeError(
+    'WRITE_FAILED',
+    `${first.message}; the run stopped, and ${displayPath(runLog)} holds the ${saved} case(s) finished before: ${retryHint(first)} continue with: toolgauge eval --resume ${displayPath(runDir)}`,
+    { ...first.details, savedCases: saved },
+    { cause: failure },
+  );
 }

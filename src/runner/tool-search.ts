@@ -41,14 +41,17 @@ export class ToolSearchRuntime {
   private readonly offered = new Set<string>();
   /** The catalog tools callable now (`server\u0000name`): the eager ones and every one a search found. */
   private readonly loaded = new Set<string>();
+  /** The native tools a request offers now (one list until a search adds to it, so turns share it). */
+  private tools: RenderedTool[] | undefined;
 
   constructor(
     readonly spec: ToolSearchSpec,
     private readonly catalog: readonly ToolDef[],
     private readonly prepared: PreparedRenderer,
     private readonly indexes: SearchIndexes,
-    firstTools: readonly RenderedTool[] | undefined,
+    firstTools: RenderedTool[] | undefined,
   ) {
+    this.tools = firstTools;
     for (const t of firstTools ?? []) this.offered.add(t.name);
     const eager = new Set(spec.eager);
     for (const t of catalog) if (eager.has(t.name)) this.loaded.add(keyOf(t.server, t.name));
@@ -61,6 +64,15 @@ export class ToolSearchRuntime {
    */
   isLoaded(server: string, tool: string): boolean {
     return this.loaded.has(keyOf(server, tool));
+  }
+
+  /**
+   * The native tools to offer on the next request: the first request's, then every one a search of this case loaded,
+   * whichever user message it answered (a tool found once stays loaded for the rest of a conversation, as with APIs
+   * that keep loaded tool definitions in the context). Undefined for a text protocol.
+   */
+  get nativeTools(): RenderedTool[] | undefined {
+    return this.tools;
   }
 
   handles(name: string): boolean {
@@ -94,6 +106,7 @@ export class ToolSearchRuntime {
     const shown = this.prepared.expand?.(found) ?? { text: found.map((t) => t.name).join('\n') };
     const tools = (shown.tools ?? []).filter((t) => !this.offered.has(t.name));
     for (const t of tools) this.offered.add(t.name);
+    if (tools.length > 0) this.tools = [...(this.tools ?? []), ...tools];
     return { text: shown.text, isError: false, found: found.map((t) => t.name), tools };
   }
 

@@ -1,11 +1,14 @@
-import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { isToolgaugeError } from '../errors.js';
 import { lockRunDir, RUN_LOCK_FILE, type RunLockOwner } from './run-lock.js';
 
-const folder = () => mkdtempSync(join(tmpdir(), 'tg-run-lock-'));
+const tempDir = useTempDirs();
+
+const folder = () => tempDir('tg-run-lock-');
 
 function plant(dir: string, owner: Partial<RunLockOwner>): string {
   const file = join(dir, RUN_LOCK_FILE);

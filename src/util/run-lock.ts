@@ -1,9 +1,11 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { displayPath } from '../config/load-yaml.js';
 import { ToolgaugeError } from '../errors.js';
+import { displayPath } from './display-path.js';
+import { makeFolder } from './output-folder.js';
+import { writeFailed } from './write-failure.js';
 
 /** The lock file a writing process keeps in a run folder. */
 export const RUN_LOCK_FILE = '.toolgauge.lock';
@@ -56,7 +58,7 @@ export function lockRunDir(dir: string, command: string, options: RunLockOptions
     mine.count++;
     return handle(file, mine.owner);
   }
-  mkdirSync(folder, { recursive: true });
+  makeFolder(folder);
   const owner: RunLockOwner = { pid: process.pid, host: hostname(), since: new Date().toISOString(), command };
   const isAlive = options.isAlive ?? pidAlive;
   const note = options.onNote ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -121,9 +123,13 @@ function create(file: string, owner: RunLockOwner): boolean {
   }
   try {
     writeSync(fd, `${JSON.stringify(owner)}\n`);
-  } finally {
+  } catch (e) {
+    // (a full disk): no empty lock file is left for the next run to wait on
     closeSync(fd);
+    rmSync(file, { force: true });
+    throw writeFailed(file, e);
   }
+  closeSync(fd);
   return true;
 }
 

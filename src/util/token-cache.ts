@@ -1,7 +1,8 @@
 import { hash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { makeFolder } from './output-folder.js';
 
 const FORMAT = 'toolgauge.token-counts/1 o200k_base';
 /** Entries kept (the most recently added): ~40 bytes each on disk, so about 1 MB. */
@@ -58,7 +59,7 @@ export class TokenCache {
     const entries = [...this.counts];
     const kept = entries.slice(Math.max(0, entries.length - MAX_ENTRIES));
     try {
-      mkdirSync(join(this.file, '..'), { recursive: true });
+      makeFolder(join(this.file, '..'));
       const tmp = `${this.file}.${process.pid}.tmp`;
       writeFileSync(tmp, JSON.stringify({ format: FORMAT, counts: Object.fromEntries(kept) }));
       renameSync(tmp, this.file);

@@ -1,8 +1,10 @@
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { currentHost, type WhichHost, which } from './which.js';
+
+const tempDir = useTempDirs();
 
 /** A Windows machine: these files exist (matched case-insensitively, as NTFS does). */
 function windows(files: string[], env: Record<string, string | undefined>): WhichHost {
@@ -60,7 +62,7 @@ describe('which on Windows (simulated)', () => {
 });
 
 describe('which on POSIX', () => {
-  const root = mkdtempSync(join(tmpdir(), 'tg-which-'));
+  const root = tempDir('tg-which-');
   const bin = join(root, 'bin');
   mkdirSync(bin);
   writeFileSync(join(bin, 'tool'), '#!/bin/sh\n');

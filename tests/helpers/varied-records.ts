@@ -33,6 +33,10 @@ export function variedHeader(seed: number | undefined = SEED): RunHeader {
 }
 
 const SYSTEM = `You are a helpful assistant.\n\n# Tools\n\n${'- get_weather(city): current weather\n'.repeat(3)}`;
+/** A system prompt long enough for rule d: the raw wire request's copy of it is the blob's text. */
+const LONG_SYSTEM = `You are a careful assistant.\n\n# Tools\n\n${'- get_weather(city): current weather in a city, in °C\n'.repeat(30)}`;
+/** A reply or tool result long enough for rule d (its copies in the raw wire bodies are written once). */
+const long = (what: string, i: number, n: number) => `${what} ${i}.${n}: ${'it is sunny and warm; '.repeat(60)}`;
 const TOOLS = [
   {
     name: 'get_weather',
@@ -90,8 +94,10 @@ export function variedRecord(i: number, seed: number = SEED): CaseRecord {
   const simulated = kind === 'sim' || kind === 'sim-stop';
   const repeat = Math.floor(rand() * 3);
   const turnsWanted = rand() < 0.1 ? 0 : 1 + Math.floor(rand() * 3);
+  // long replies and results (a real provider's wire bodies repeat them), on some records
+  const longTexts = kind === 'real' && rand() < 0.4;
   const first: Omit<ModelRequest, 'oracle'> = {
-    system: kind === 'recorded' ? '' : SYSTEM,
+    system: kind === 'recorded' ? '' : longTexts && rand() < 0.5 ? LONG_SYSTEM : SYSTEM,
     messages: [{ role: 'user', content: `What is the weather in Paris? (${i})` }],
     ...(protocol === 'native' ? { tools: TOOLS } : {}),
     protocol,
@@ -115,7 +121,8 @@ export function variedRecord(i: number, seed: number = SEED): CaseRecord {
         : { ...first, messages: [...messages], meta: { ...first.meta, turn: index } };
     const last = index === turnsWanted - 1;
     const calls: NativeCall[] = [];
-    let text = last ? `It is sunny in Paris (${i}).` : '';
+    let text = last ? (longTexts ? long('answer', i, index) : `It is sunny in Paris (${i}).`) : '';
+    if (!last && longTexts && rand() < 0.5) text = long('thinking', i, index);
     if (!last) {
       const n = 1 + Math.floor(rand() * 2);
       for (let c = 0; c < n; c++) {
@@ -163,8 +170,9 @@ export function variedRecord(i: number, seed: number = SEED): CaseRecord {
             server: kind === 'recorded' ? 'recorded' : 'inline',
             tool: calls[k]?.name ?? 'get_weather',
             args: k === 0 && rand() < 0.2 ? undefined : { city: 'Paris' },
-            result:
-              rand() < 0.2
+            result: longTexts
+              ? long('result', i, index * 10 + k)
+              : rand() < 0.2
                 ? 'Unknown tool: unknown_tool. Use one of the tools listed in the instructions.'
                 : 'Sunny, 21 °C',
             isError: rand() < 0.2,
@@ -234,6 +242,14 @@ function vary(record: CaseRecord, rand: () => number): CaseRecord {
   else if (r < 0.26 && turn) turn.request.protocol = 'json';
   else if (r < 0.29 && turn) (turn.response.raw as { response: unknown }).response = { edited: true };
   else if (r < 0.31 && turn) turn.response.latencyMs = 1;
+  else if (r < 0.35 && turn && turn.index > 0 && record.provider === 'openai:gpt-4o') {
+    // a raw request whose history differs from the previous turn's (rule w declined for it)
+    const raw = turn.response.raw as { request: { messages: unknown[] } };
+    raw.request = {
+      ...raw.request,
+      messages: [{ role: 'system', content: 'edited' }, ...raw.request.messages.slice(1)],
+    };
+  }
   return record;
 }
 

@@ -1,5 +1,6 @@
 import type { BuiltinServer } from '../../../src/contracts/mock-server.js';
 import { createMockServer, type MockTool } from '../tool-kit.js';
+import { coderStateView } from './state-view.js';
 import { agentTools } from './tools-agent.js';
 import { fileTools } from './tools-files.js';
 import { type CoderState, createCoderState } from './workspace.js';
@@ -24,5 +25,6 @@ export const coderServer: BuiltinServer = {
         'Tools of a coding agent working in /workspace, a small TypeScript project (invoice-calc). Paths are relative to /workspace.',
       tools: coderTools,
       createState: createCoderState,
+      stateView: coderStateView,
     }),
 };

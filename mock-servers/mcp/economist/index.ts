@@ -1,6 +1,7 @@
 import type { BuiltinServer } from '../../../src/contracts/mock-server.js';
 import { createMockServer, type MockTool } from '../tool-kit.js';
 import { createEconomistState, type EconomistState } from './state.js';
+import { economistStateView } from './state-view.js';
 import { analysisTools } from './tools-analysis.js';
 import { automationTools } from './tools-automation.js';
 import { configTools } from './tools-config.js';
@@ -36,5 +37,6 @@ export const economistServer: BuiltinServer = {
         'get_simulation_status (until running is false) → capture_experiment → analyze_experiment.',
       tools: economistTools,
       createState: createEconomistState,
+      stateView: economistStateView,
     }),
 };

@@ -2,6 +2,7 @@ import type { BuiltinServer } from '../../../src/contracts/mock-server.js';
 import { ToolgaugeError } from '../../../src/errors.js';
 import { createMockServer, type MockTool } from '../tool-kit.js';
 import { createExcelState } from './fixtures.js';
+import { excelStateView } from './state-view.js';
 import { dataTools } from './tools-data.js';
 import { formatTools } from './tools-format.js';
 import { objectTools } from './tools-objects.js';
@@ -61,5 +62,6 @@ export const excelServer: BuiltinServer = {
       instructions: 'Workbooks available: test.xlsx, myfile.xlsx, sales.xlsx, budget.xlsx. Cells use A1 notation.',
       tools: excelTools,
       createState: createExcelState,
+      stateView: excelStateView,
     }),
 };

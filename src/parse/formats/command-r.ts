@@ -1,5 +1,5 @@
 import type { FinderContext, Found } from '../found-call.js';
-import { findTokenBodies } from './token-scan.js';
+import { findTokenBodies } from './token-bodies.js';
 
 /**
  * Command R7B / Command A actions: `<|START_ACTION|>[{"tool_call_id", "tool_name", "parameters"}, …]<|END_ACTION|>`.

@@ -163,6 +163,13 @@ describe('DeepSeek V3.2 DSML', () => {
     ]);
   });
 
+  it('an invoke whose body is a JSON object instead of parameter tags (V4), with prose around', () => {
+    const text = `Checking. ${dsml('<｜DSML｜invoke name="get_forecast">{"city": "Tromsø", "days": 2}</｜DSML｜invoke>\n', '｜', 'tool_calls')} Then I answer.`;
+    expect(summary(text)).toEqual([
+      { name: 'get_forecast', args: { city: 'Tromsø', days: 2 }, via: 'deepseek', truncated: false },
+    ]);
+  });
+
   it('after <think> a call; inside <think> a diagnostic; cut off mid-value a truncated call', () => {
     const call = dsml(invoke('get_forecast', param('city', 'Riga', true)));
     expect(summary(`<think>Riga, two days.</think>${call}`)).toHaveLength(1);
@@ -174,6 +181,15 @@ describe('DeepSeek V3.2 DSML', () => {
         '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_forecast">\n<｜DSML｜parameter name="city" string="true">Vil',
       ),
     ).toEqual([{ name: 'get_forecast', args: { city: 'Vil' }, via: 'deepseek', truncated: true }]);
+  });
+});
+
+describe('DeepSeek-style tokens around Step3 markup', () => {
+  it('the tokens wrap a <steptml:invoke>, read as invoke markup with no broken DeepSeek call beside it', () => {
+    const text = `${CALLS}${CALL}function${SEP}<steptml:invoke name="get_forecast"><steptml:parameter name="city">Oslo</steptml:parameter></steptml:invoke>${END}${CALLS_END}`;
+    const r = parse(text);
+    expect(r.calls.map((c) => [c.via, c.name, c.args])).toEqual([['invoke-xml', 'get_forecast', { city: 'Oslo' }]]);
+    expect(r.diagnostics).toEqual([]);
   });
 });
 

@@ -163,6 +163,9 @@ function readCall(text: string, ctx: FinderContext, tokens: TokenWalk, call: Tok
   const argsEnd = close ? close.start : text.length;
   const end = closed && close ? close.end : argsEnd;
   const span: [number, number] = [call.start, end];
+  // the body is markup a finder before this one read (Step3's `<steptml:invoke>` between DeepSeek-style tokens): the
+  // tokens are its wrapper, not a call of their own
+  if (text.slice(sep.end, argsEnd).trim() === '' && ctx.source.slice(sep.end, argsEnd).trim() !== '') return { end };
   let name = header;
   let argsText = ctx.source.slice(sep.end, argsEnd);
   // V3 / R1: `function<｜tool▁sep｜>NAME\n```json …`; the type is `function`, the name on the line after the separator

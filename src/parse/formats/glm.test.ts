@@ -155,3 +155,113 @@ describe('GLM near-misses', () => {
     expect(r.diagnostics.map((d) => d.code)).toEqual(['quoted-example']);
   });
 });
+
+/** Hunyuan (HY3): `<tool_sep>` after the name, calls inside `<tool_calls>`. */
+const hy3 = (name: string, pairs: Array<[string, string]>) =>
+  `<tool_call>${name}<tool_sep>\n${pairs.map(([k, v]) => `<arg_key>${k}</arg_key>\n<arg_value>${v}</arg_value>\n`).join('')}</tool_call>`;
+/** K2 Horizon: every tag spelled with `ifm|`, an optional type per value. */
+const k2h = (name: string, pairs: Array<[string, string, string?]>) =>
+  `<ifm|tool_call>${name}${pairs
+    .map(
+      ([k, v, t]) =>
+        `<ifm|arg_key>${k}</ifm|arg_key>${t ? `<ifm|arg_type>${t}</ifm|arg_type>` : ''}<ifm|arg_value>${v}</ifm|arg_value>`,
+    )
+    .join('')}</ifm|tool_call>`;
+
+describe('GLM dialects: Hunyuan <tool_sep>, K2 Horizon <ifm|…> tags', () => {
+  it('Hunyuan: one call with <tool_sep> after the name, inside <tool_calls>, values by the schema', () => {
+    const text = `<tool_calls>\n${hy3('convert_currency', [
+      ['amount', '12.5'],
+      ['to', 'NOK'],
+    ])}\n</tool_calls>`;
+    expect(summary(text)).toEqual([
+      { name: 'convert_currency', args: { amount: 12.5, to: 'NOK' }, via: 'glm', truncated: false },
+    ]);
+    expect(acceptedCalls(parse(text), 'xml-tags')).toEqual([]);
+  });
+
+  it('Hunyuan: several calls after prose; a call with no arguments is the name and the separator', () => {
+    const text = `Checking accounts first.\n<tool_calls>\n${hy3('list_accounts', [])}\n${hy3('tag_invoice', [
+      ['id', 'F-9'],
+      ['tags', '["q3"]'],
+    ])}\n</tool_calls>\nOK.`;
+    expect(summary(text)).toEqual([
+      { name: 'list_accounts', args: {}, via: 'glm', truncated: false },
+      { name: 'tag_invoice', args: { id: 'F-9', tags: ['q3'] }, via: 'glm', truncated: false },
+    ]);
+  });
+
+  it('Hunyuan: a call inside <think> is call-in-think; a call the reply cut off is truncated', () => {
+    const inside = parse(`<think>${hy3('list_accounts', [])}</think>You have two accounts.`);
+    expect(inside.calls).toEqual([]);
+    expect(inside.diagnostics.map((d) => d.code)).toEqual(['call-in-think']);
+    expect(summary('<tool_call>convert_currency<tool_sep>\n<arg_key>to</arg_key>\n<arg_value>SE')).toEqual([
+      { name: 'convert_currency', args: { to: 'SE' }, via: 'glm', truncated: true },
+    ]);
+  });
+
+  it("Hunyuan's shipping tokens carry a suffix (<tool_call:opensource>); <think:opensource> is reasoning", () => {
+    const x = ':opensource';
+    const call = `<tool_call${x}>convert_currency<tool_sep${x}>\n<arg_key${x}>to</arg_key${x}>\n<arg_value${x}>DKK</arg_value${x}>\n</tool_call${x}>`;
+    expect(summary(`<think${x}>one call</think${x}><tool_calls${x}>\n${call}\n</tool_calls${x}>`)).toEqual([
+      { name: 'convert_currency', args: { to: 'DKK' }, via: 'glm', truncated: false },
+    ]);
+    const inside = parse(`<think${x}>${call}</think${x}>No conversion needed.`);
+    expect(inside.calls).toEqual([]);
+    expect(inside.diagnostics.map((d) => d.code)).toEqual(['call-in-think']);
+  });
+
+  it('K2 Horizon: a stated type converts as it says, over the schema', () => {
+    const text = k2h('convert_currency', [
+      ['amount', '30', 'string'],
+      ['to', 'EUR'],
+      ['from', 'true', 'boolean'],
+    ]);
+    expect(summary(text)).toEqual([
+      { name: 'convert_currency', args: { amount: '30', to: 'EUR', from: true }, via: 'glm', truncated: false },
+    ]);
+  });
+
+  it('K2 Horizon: several calls in <ifm|tool_calls> after prose, untyped values by the schema', () => {
+    const text = `Two steps. <ifm|tool_calls>${k2h('list_accounts', [])}${k2h('convert_currency', [['amount', '7']])}</ifm|tool_calls> Then I report.`;
+    expect(summary(text)).toEqual([
+      { name: 'list_accounts', args: {}, via: 'glm', truncated: false },
+      { name: 'convert_currency', args: { amount: 7 }, via: 'glm', truncated: false },
+    ]);
+  });
+
+  it('K2 Horizon: a JSON call object as the body', () => {
+    const text = '<ifm|tool_call>{"name": "convert_currency", "arguments": {"amount": 3, "to": "USD"}}</ifm|tool_call>';
+    expect(summary(text)).toEqual([
+      { name: 'convert_currency', args: { amount: 3, to: 'USD' }, via: 'glm', truncated: false },
+    ]);
+  });
+
+  it('K2 Horizon: <ifm|think> reasoning is masked; a call inside it is call-in-think', () => {
+    const r = parse(`<ifm|think>${k2h('list_accounts', [])}</ifm|think>Nothing to do.`);
+    expect(r.calls).toEqual([]);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['call-in-think']);
+    const after = parse(`<ifm|think_fast>quick</ifm|think_fast>${k2h('list_accounts', [])}`);
+    expect(after.calls.map((c) => c.name)).toEqual(['list_accounts']);
+  });
+
+  it('K2 Horizon: a call the reply cut off keeps the values written so far', () => {
+    const text =
+      '<ifm|tool_call>convert_currency<ifm|arg_key>to</ifm|arg_key><ifm|arg_type>string</ifm|arg_type><ifm|arg_value>NO';
+    expect(summary(text)).toEqual([{ name: 'convert_currency', args: { to: 'NO' }, via: 'glm', truncated: true }]);
+  });
+});
+
+describe('GLM dialects: near misses', () => {
+  it('prose naming <tool_sep> or <ifm|tool_call> is not a call', () => {
+    const r = parse('Hunyuan puts <tool_sep> after the name; K2 Horizon writes <ifm|tool_call> tags.');
+    expect(r.calls).toEqual([]);
+    expect(r.diagnostics).toEqual([]);
+  });
+
+  it('a K2 Horizon call shown as an example is a quoted example', () => {
+    const r = parse(`For example: ${k2h('list_accounts', [])}`);
+    expect(r.calls).toEqual([]);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['quoted-example']);
+  });
+});

@@ -1,5 +1,5 @@
 import type { FinderContext, Found } from '../found-call.js';
-import { findTokenBodies } from './token-scan.js';
+import { findTokenBodies } from './token-bodies.js';
 
 /**
  * Granite 3.x `<|tool_call|>[{"name", "arguments"}, …]`: the token, then a JSON list of call objects (one object is

@@ -1,5 +1,5 @@
 import type { FinderContext, Found } from '../found-call.js';
-import { findTokenBodies } from './token-scan.js';
+import { findTokenBodies } from './token-bodies.js';
 
 /**
  * InternLM2 / 2.5 plugin calls: `<|action_start|><|plugin|>` then a JSON call `{"name", "parameters"}`, then

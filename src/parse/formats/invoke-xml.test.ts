@@ -34,7 +34,7 @@ const markup = (prefix = '') => ({
 });
 const { block, invoke, param } = markup();
 
-describe('Anthropic-style <invoke> markup written as text', () => {
+describe('invoke-xml: Anthropic-style <invoke> markup written as text', () => {
   it('one call between prose, values converted by the schema', () => {
     const r = parse(
       `I'll file it.\n${block(invoke('create_issue', param('title', 'Login fails') + param('priority', '2') + param('labels', '["auth", "bug"]') + param('draft', 'false')))}\nFiled.`,
@@ -109,7 +109,7 @@ describe('Anthropic-style <invoke> markup written as text', () => {
   });
 });
 
-describe('invoke near-misses', () => {
+describe('invoke-xml: near misses', () => {
   it('prose that explains the markup is not a call, nor an attempt', () => {
     const prose = 'Claude-style replies wrap calls in <function_calls>, with an <invoke> element per call.';
     expect(parse(prose).calls).toEqual([]);
@@ -123,5 +123,57 @@ describe('invoke near-misses', () => {
     const r = parse(`For example: ${block(invoke('list_repos', param('org', 'acme')))}`);
     expect(r.calls).toEqual([]);
     expect(r.diagnostics.map((d) => d.code)).toEqual(['quoted-example']);
+  });
+});
+
+describe('invoke-xml: bodies (a JSON object, child elements, CDATA values)', () => {
+  it('a JSON object as the body is the arguments', () => {
+    const text = block('<invoke name="create_issue">{"title": "Crash on save", "priority": 1}</invoke>\n');
+    expect(summary(text)).toEqual([
+      { name: 'create_issue', args: { title: 'Crash on save', priority: 1 }, via: 'invoke-xml', truncated: false },
+    ]);
+  });
+
+  it('child elements named after the parameters, converted by the schema; several invokes after prose', () => {
+    const text = `Filing two.\n${block(
+      '<invoke name="create_issue"><title>Slow search</title><priority>3</priority><draft>true</draft></invoke>\n' +
+        '<invoke name="list_repos"><org>acme</org></invoke>\n',
+    )}\nDone.`;
+    expect(summary(text)).toEqual([
+      {
+        name: 'create_issue',
+        args: { title: 'Slow search', priority: 3, draft: true },
+        via: 'invoke-xml',
+        truncated: false,
+      },
+      { name: 'list_repos', args: { org: 'acme' }, via: 'invoke-xml', truncated: false },
+    ]);
+  });
+
+  it('child elements holding <item> elements are a list', () => {
+    const text = block('<invoke name="create_issue"><labels><item>ui</item><item>perf</item></labels></invoke>\n');
+    expect(parse(text).calls[0]?.args).toEqual({ labels: ['ui', 'perf'] });
+  });
+
+  it('a CDATA value is read as written, a close tag inside it included', () => {
+    const body = 'Steps:\n1. open </parameter>\n2. <save>';
+    const text = block(invoke('create_issue', param('body', `<![CDATA[${body}]]>`)));
+    expect(parse(text).calls[0]?.args).toEqual({ body });
+  });
+
+  it('a JSON body the reply cut off is repaired and truncated', () => {
+    const r = parse('<function_calls>\n<invoke name="create_issue">{"title": "Half');
+    expect(r.calls[0]).toMatchObject({
+      name: 'create_issue',
+      args: { title: 'Half' },
+      truncated: true,
+      repaired: true,
+    });
+  });
+
+  it('child elements inside <think> are call-in-think', () => {
+    const r = parse(`<think>${block('<invoke name="list_repos"><org>acme</org></invoke>\n')}</think>No repos.`);
+    expect(r.calls).toEqual([]);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['call-in-think']);
   });
 });

@@ -1,4 +1,3 @@
-import { setKey } from '../../util/set-key.js';
 import {
   atReadLimit,
   emptyFound,
@@ -7,15 +6,13 @@ import {
   type FoundCall,
   isIntroducedAsExample,
 } from '../found-call.js';
-import { parseJsonText } from '../json-args.js';
-import { skipSpace } from '../json-scan.js';
 import { TagBodies } from '../tag-bodies.js';
-import { parameterSchemas, parameterValue, type TextValue, textValue } from '../text-values.js';
+import { attributes, type InvokeReading, openTagEnd, readInvokeArguments } from './invoke-arguments.js';
 import { TokenCursor } from './token-scan.js';
 
-/** How one family spells invoke markup: the same block / invoke / parameter grammar with its own tag prefix. */
+/** How one family spells invoke markup: the same block / invoke / parameter grammar with its own tag prefix and names. */
 export interface InvokeDialect {
-  shape: 'invoke-xml' | 'deepseek';
+  shape: 'invoke-xml' | 'deepseek' | 'minicpm' | 'minimax' | 'gigachat';
   /** For diagnostics: the markup as a reader knows it. */
   label: string;
   /** Names of the block that wraps invokes (`function_calls`; DeepSeek V4 also `tool_calls`). */
@@ -26,6 +23,16 @@ export interface InvokeDialect {
   maxPrefix: number;
   /** DSML's `string="true|false"` attribute: "true" keeps the text, "false" says the value is JSON. */
   typedByAttribute: boolean;
+  /** The invoke element's name (default `invoke`; MiniCPM's is `function`). */
+  invoke?: string;
+  /** The parameter element's name (default `parameter`; MiniCPM's is `param`). */
+  parameter?: string;
+  /** Invokes are read only inside a block (MiniMax M2: a bare `<invoke>` is Anthropic-style markup, not MiniMax's). */
+  blockOnly?: boolean;
+  /** The prefix of the invokes inside a block whose tag has `blockPrefix` (default: the block's own). */
+  innerPrefix?: (blockPrefix: string) => string;
+  /** Whether a block tag's prefix is the dialect's, when it differs from its invokes' (MiniMax M2's `minimax:`). */
+  isBlockPrefix?: (prefix: string) => boolean;
 }
 
 /** Anthropic-style markup written as text: no prefix, or an XML namespace prefix (`<ns:invoke …>`). */
@@ -38,13 +45,8 @@ const INVOKE_XML: InvokeDialect = {
   typedByAttribute: false,
 };
 
-const INVOKE = 'invoke name=';
 /** A tool name as MCP servers and renderers spell them (dots, dashes and colons included). */
 const NAME = /^[\p{L}_][\p{L}\p{N}_.:-]*$/u;
-/** More parameters than this in one call is garbage, not a call. */
-const MAX_PARAMETERS = 200;
-/** An open tag's attributes are looked for within this many characters (keeps the scan linear). */
-const MAX_TAG = 300;
 /** Tag prefixes read per reply: each spelling costs its own close-tag searches, so a flood of made-up ones is cut. */
 const MAX_PREFIXES = 4;
 
@@ -77,15 +79,17 @@ interface OpenTag {
  */
 export function findInvokeMarkup(text: string, ctx: FinderContext, d: InvokeDialect): Found {
   const found = emptyFound();
-  if (!text.includes(INVOKE)) return found;
+  const element = d.invoke ?? 'invoke';
+  const keyword = `${element} name=`;
+  if (!text.includes(keyword)) return found;
   const reader = new InvokeReader(text, ctx, d, found);
   // keyword 0 is the invoke's, then one per block name
-  const keywords = new TokenCursor(text, [INVOKE, ...d.blocks.map((b) => `${b}>`)]);
+  const keywords = new TokenCursor(text, [keyword, ...d.blocks.map((b) => `${b}>`)]);
   const nextInvoke = (from: number) => keywords.next(0, from);
   let from = 0;
   let candidates = 0;
   for (;;) {
-    const invoke = reader.openAt(nextInvoke, from, 'invoke');
+    const invoke = reader.openAt(nextInvoke, from, element);
     let block: { tag: OpenTag; name: string } | undefined;
     for (const [i, name] of d.blocks.entries()) {
       const tag = reader.openAt((at) => keywords.next(i + 1, at), from, name);
@@ -97,23 +101,31 @@ export function findInvokeMarkup(text: string, ctx: FinderContext, d: InvokeDial
       from = reader.block(block.tag, block.name, nextInvoke);
       continue;
     }
-    const at = reader.invoke(first, text.length);
+    if (d.blockOnly) {
+      from = first.nameEnd;
+      continue;
+    }
+    const at = reader.invoke(first, text.length, false);
+    if (at.prose) {
+      from = first.nameEnd;
+      continue;
+    }
     found.spans.push([first.start, at.end]);
     from = Math.max(at.end, first.nameEnd);
   }
   return found;
 }
 
-class InvokeReader {
+class InvokeReader implements InvokeReading {
   private readonly bodies = new Map<string, TagBodies>();
   private readonly searches = new Map<string, TokenCursor>();
   private readonly answers = new Map<string, { from: number; tag: OpenTag | undefined }>();
   private readonly prefixes = new Set<string>();
 
   constructor(
-    private readonly text: string,
-    private readonly ctx: FinderContext,
-    private readonly d: InvokeDialect,
+    readonly text: string,
+    readonly ctx: FinderContext,
+    readonly d: InvokeDialect,
     private readonly found: Found,
   ) {}
 
@@ -144,7 +156,8 @@ class InvokeReader {
     while (lt >= stop && text.charCodeAt(lt) !== 60) lt--;
     if (lt < stop) return undefined;
     const prefix = lt === keyword - 1 ? '' : text.slice(lt + 1, keyword);
-    if (!d.isPrefix(prefix)) return undefined;
+    const block = d.isBlockPrefix !== undefined && d.blocks.includes(name);
+    if (!(block ? d.isBlockPrefix?.(prefix) : d.isPrefix(prefix))) return undefined;
     if (!this.prefixes.has(prefix)) {
       if (this.prefixes.size >= MAX_PREFIXES) return undefined;
       this.prefixes.add(prefix);
@@ -153,7 +166,7 @@ class InvokeReader {
   }
 
   /** Where `needle` next occurs at or after `from` (one cursor per needle, so each stays linear). */
-  private search(needle: string, from: number): number {
+  search(needle: string, from: number): number {
     let cursor = this.searches.get(needle);
     if (!cursor) {
       cursor = new TokenCursor(this.text, [needle]);
@@ -162,7 +175,7 @@ class InvokeReader {
     return cursor.next(0, from);
   }
 
-  private tagBodies(open: string, close: string): TagBodies {
+  tagBodies(open: string, close: string): TagBodies {
     const key = `${open}\u0000${close}`;
     let b = this.bodies.get(key);
     if (!b) {
@@ -178,8 +191,10 @@ class InvokeReader {
     const bodyStart = tag.nameEnd + 1;
     const close = `</${tag.prefix}${name}>`;
     const { bodyEnd, closed } = this.tagBodies(`<${tag.prefix}${name}>`, close).from(bodyStart);
-    let invoke = this.openAt(nextInvoke, bodyStart, 'invoke');
-    if (!invoke || invoke.start >= bodyEnd || invoke.prefix !== tag.prefix) return bodyStart;
+    const element = d.invoke ?? 'invoke';
+    const prefix = d.innerPrefix ? d.innerPrefix(tag.prefix) : tag.prefix;
+    let invoke = this.openAt(nextInvoke, bodyStart, element);
+    if (!invoke || invoke.start >= bodyEnd || invoke.prefix !== prefix) return bodyStart;
     if (isIntroducedAsExample(text, tag.start)) {
       const end = closed ? bodyEnd + close.length : bodyEnd;
       found.spans.push([tag.start, end]);
@@ -192,14 +207,14 @@ class InvokeReader {
     }
     let last = bodyStart;
     let candidates = 0;
-    while (invoke && invoke.start < bodyEnd && invoke.prefix === tag.prefix) {
+    while (invoke && invoke.start < bodyEnd && invoke.prefix === prefix) {
       if (candidates++ > 0 && atReadLimit(found, d.label, invoke.start, text.length, 1)) {
         found.spans.push([tag.start, invoke.start]);
         return text.length;
       }
       const at = this.invoke(invoke, bodyEnd);
       last = at.end;
-      invoke = this.openAt(nextInvoke, Math.max(at.end, invoke.nameEnd), 'invoke');
+      invoke = this.openAt(nextInvoke, Math.max(at.end, invoke.nameEnd), element);
     }
     // an unclosed block ends with its last invoke: prose after it is not swallowed
     const end = closed ? bodyEnd + close.length : last;
@@ -207,13 +222,18 @@ class InvokeReader {
     return end;
   }
 
-  /** One invoke, read no further than `limit`; pushes its call or diagnostic, returns where it ends. */
-  invoke(tag: OpenTag, limit: number): { end: number } {
+  /**
+   * One invoke, read no further than `limit`; pushes its call or diagnostic, returns where it ends. Outside a block, an
+   * invoke tag whose name attribute is not written as one (`<invoke name=…>` in a sentence) is prose (`prose`).
+   */
+  invoke(tag: OpenTag, limit: number, inBlock = true): { end: number; prose?: boolean } {
     const { text, found, d } = this;
     const head = openTagEnd(text, tag.nameEnd, limit);
     const attrs = attributes(text.slice(tag.nameEnd, head.end));
+    if (!inBlock && !attrs.has('name')) return { end: tag.nameEnd, prose: true };
     const name = (attrs.get('name') ?? '').trim();
-    const close = `</${tag.prefix}invoke>`;
+    const element = d.invoke ?? 'invoke';
+    const close = `</${tag.prefix}${element}>`;
     if (!head.closed && head.end < limit) {
       // `<invoke name="…"` and no `>` for a long way: announced, but not a tag
       found.diagnostics.push({
@@ -225,7 +245,7 @@ class InvokeReader {
     }
     const bodyStart = head.closed ? head.end + 1 : head.end;
     const body = head.closed
-      ? this.tagBodies(`<${tag.prefix}${INVOKE}`, close).from(bodyStart)
+      ? this.tagBodies(`<${tag.prefix}${element} name=`, close).from(bodyStart)
       : { bodyEnd: head.end, closed: false };
     const bodyEnd = Math.min(body.bodyEnd, limit);
     const closed = body.closed && body.bodyEnd < limit;
@@ -243,7 +263,7 @@ class InvokeReader {
       });
       return { end };
     }
-    const args = this.parameters(tag.prefix, name, bodyStart, bodyEnd);
+    const args = readInvokeArguments(this, tag.prefix, name, bodyStart, bodyEnd);
     if ('error' in args) {
       found.diagnostics.push({
         code: 'unparseable-arguments',
@@ -265,74 +285,4 @@ class InvokeReader {
     found.calls.push(call);
     return { end };
   }
-
-  private parameters(
-    prefix: string,
-    tool: string,
-    bodyStart: number,
-    bodyEnd: number,
-  ): { value: Record<string, unknown>; repaired: boolean } | { error: string } {
-    const { text, ctx } = this;
-    // `<parameter` alone, in a value's text, opens nothing: a parameter has a name
-    const open = `<${prefix}parameter name=`;
-    const close = `</${prefix}parameter>`;
-    const values = this.tagBodies(open, close);
-    const schemas = parameterSchemas(ctx.tools, tool);
-    const value: Record<string, unknown> = {};
-    let repaired = false;
-    let count = 0;
-    let pos = skipSpace(text, bodyStart, bodyEnd);
-    while (pos < bodyEnd) {
-      const start = this.search(open, pos);
-      if (start < 0 || start >= bodyEnd) break;
-      if (++count > MAX_PARAMETERS) return { error: `more than ${MAX_PARAMETERS} parameters` };
-      const attrsAt = start + open.length - 'name='.length;
-      const head = openTagEnd(text, attrsAt, bodyEnd);
-      if (!head.closed) break; // cut inside the parameter's open tag: nothing of its value was written
-      const attrs = attributes(text.slice(attrsAt, head.end));
-      const param = (attrs.get('name') ?? '').trim();
-      const valueStart = head.end + 1;
-      const v = values.from(valueStart);
-      const valueEnd = Math.min(v.bodyEnd, bodyEnd);
-      if (param === '') return { error: `a parameter at ${start} has no name` };
-      const read = this.value(ctx.source.slice(valueStart, valueEnd), attrs.get('string'), schemas, param);
-      setKey(value, param, read.value);
-      repaired ||= read.repaired;
-      pos = v.closed && v.bodyEnd < bodyEnd ? valueEnd + close.length : valueEnd;
-    }
-    return { value, repaired };
-  }
-
-  private value(
-    raw: string,
-    stringAttr: string | undefined,
-    schemas: ReturnType<typeof parameterSchemas>,
-    param: string,
-  ): TextValue {
-    if (this.d.typedByAttribute && stringAttr === 'true') return textValue(raw, { type: 'string' });
-    // a JSON value starts like one: anything else is not worth a repair
-    if (this.d.typedByAttribute && stringAttr === 'false' && /^\s*[[{"\d.tfn-]/.test(raw)) {
-      const parsed = parseJsonText(raw.trim());
-      if (parsed.ok) return { value: parsed.value, repaired: parsed.repaired };
-    }
-    return parameterValue(raw, schemas, param);
-  }
-}
-
-/** The `>` that ends an open tag whose name ends at `from`, within MAX_TAG characters and before `limit`. */
-function openTagEnd(text: string, from: number, limit: number): { end: number; closed: boolean } {
-  const to = Math.min(limit, from + MAX_TAG);
-  const gt = text.slice(from, to).indexOf('>');
-  if (gt >= 0) return { end: from + gt, closed: true };
-  return { end: to, closed: false };
-}
-
-/** `name="v"` / `name='v'` attributes of an open tag (its text after the tag name, at most MAX_TAG characters). */
-function attributes(tag: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const m of tag.matchAll(/([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
-    const key = m[1] as string;
-    if (!out.has(key)) out.set(key, m[2] ?? m[3] ?? '');
-  }
-  return out;
 }

@@ -93,9 +93,9 @@ function readBody(
     }
     return { found: all, end };
   }
-  if (ch === '[') return bodyCalls(ctx, i, bound, bound === text.length);
+  if (ch === '[') return bodyCalls(ctx, i, bound, { atEnd: bound === text.length });
   if (!PYTHON_CALL_START.test(text.slice(i, i + 200))) return null;
-  const body = bodyCalls(ctx, i, bound, bound === text.length);
+  const body = bodyCalls(ctx, i, bound, { atEnd: bound === text.length });
   if (body.found.calls.length === 0) return null;
   // a python call with positional arguments is code for the interpreter, not a tool call
   if (body.found.calls.some((c) => Object.keys(c.args as object).some((k) => POSITIONAL.test(k)))) return null;

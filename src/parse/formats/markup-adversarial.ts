@@ -44,4 +44,27 @@ export const MARKUP_ADVERSARIAL: ReadonlyArray<readonly [name: string, text: str
   ['tool-named XML: thousands of open tags', mb('<read_file><path><content>')],
   ['tool-named XML: a different tag name each time', distinctTags()],
   ['tool-named XML: values that never close', mb('<write_to_file>\n<path>a</path>\n<content>x </content y')],
+  ['MiniCPM: functions with unclosed CDATA params', mb('<function name="f"><param name="a"><![CDATA[x')],
+  ['MiniCPM: function keywords that are not tags', mb('function name="f" <param name="a">')],
+  ['MiniMax M2: blocks of invokes never closed', mb('<minimax:tool_call><invoke name="f"><parameter name="a">1')],
+  [
+    'MiniMax M3: namespace tokens before unclosed elements',
+    mb(']<]minimax[>[<tool_call>]<]minimax[>[<invoke name="f">]<]minimax[>[<a>]<]minimax[>[<b>'),
+  ],
+  ['MiniMax M3: namespace tokens alone', mb(']<]minimax[>[')],
+  ['invoke XML: child elements nested and never closed', mb('<function_calls><invoke name="f"><a><item><b>')],
+  ['invoke XML: JSON bodies never closed', mb('<invoke name="f">{"a": [{"b": "')],
+  ['Hunyuan: separators without arguments', mb('<tool_call>f<tool_sep><arg_key>a</arg_key><arg_value>')],
+  [
+    'K2 Horizon: typed values never closed',
+    mb('<ifm|tool_call>f<ifm|arg_key>a</ifm|arg_key><ifm|arg_type>integer</ifm|arg_type><ifm|arg_value>1'),
+  ],
+  ['K2 Horizon: JSON bodies never closed', mb('<ifm|tool_call>{"name": "f", "arguments": {"a": ')],
+  ['name-json: name lines before unclosed JSON', mb('<tool_call>f\n{"a": "')],
+  ['reasoning: Seed and Glimmer markers never closed', mb('<seed:think><|start|>assistant to=self<|message|>')],
+  [
+    'GigaChat GCML: invokes with unclosed JSON parameters',
+    mb('<｜GCML｜tool_calls><｜GCML｜invoke name="f"><｜GCML｜parameter name="a" string="false">{"'),
+  ],
+  ['Hunyuan: suffixed tokens never closed', mb('<tool_call:opensource>f<tool_sep:opensource><arg_key:opensource>a')],
 ];

@@ -1,6 +1,6 @@
 import type { FinderContext, Found } from '../found-call.js';
 import { skipSpace } from '../json-scan.js';
-import { findTokenBodies } from './token-scan.js';
+import { findTokenBodies } from './token-bodies.js';
 
 const IDENTIFIER_CHAR = /[\p{L}\p{N}_.]/u;
 

@@ -1,4 +1,5 @@
 import { CHANNEL, harmonyMessages, recipientOf } from './harmony.js';
+import { TokenCursor } from './token-scan.js';
 
 /** A family's reasoning markup: an open and a close token. */
 interface Pair {
@@ -6,6 +7,8 @@ interface Pair {
   close: string;
   /** Where an unclosed block ends when not at the end of the text: before the first of these tokens after it. */
   endsBefore?: string;
+  /** A token that ends the block (not part of it) wherever it comes first, closed or not: the next message's start. */
+  boundary?: string;
 }
 
 const PAIRS: readonly Pair[] = [
@@ -15,6 +18,16 @@ const PAIRS: readonly Pair[] = [
   { open: '<|channel>', close: '<channel|>', endsBefore: '<|tool_call>' },
   // Magistral
   { open: '[THINK]', close: '[/THINK]' },
+  // Apertus
+  { open: '<|inner_prefix|>', close: '<|inner_suffix|>' },
+  // Kimi K3's think channel (XTML)
+  { open: '<|open|>think<|sep|>', close: '<|close|>think<|sep|>' },
+  // Muse Glimmer: a message the model addresses to itself
+  { open: '<|start|>assistant to=self<|message|>', close: '<|eom|>', boundary: '<|start|>' },
+  // Inkling's thinking block
+  { open: '<|content_thinking|>', close: '<|end_message|>', boundary: '<|message_model|>' },
+  // Solar Open: `<|end|>` also ends harmony messages, so a close without an open is not read as a prefilled block
+  { open: '<|think|>', close: '<|end|>', boundary: '<|begin|>' },
 ];
 const ANALYSIS = 'analysis';
 const FUNCTIONS = 'functions.';
@@ -25,9 +38,13 @@ const FUNCTIONS = 'functions.';
  * - gpt-oss harmony: a message on the `analysis` channel, header to end token — unless its recipient is
  *   `functions.NAME`, which makes it a call whatever the channel;
  * - Command R7B / Command A `<|START_THINKING|>…<|END_THINKING|>`, Gemma 4 `<|channel>…<channel|>`, Magistral
- *   `[THINK]…[/THINK]`: as `<think>` blocks are read, an unclosed block runs to the end of the reply (Gemma's to its
- *   first call token), and a closing token with no opening one (a template that opened the block in the prompt)
- *   makes everything before it reasoning.
+ *   `[THINK]…[/THINK]`, Apertus `<|inner_prefix|>…<|inner_suffix|>`, Kimi K3 `<|open|>think<|sep|>…<|close|>think<|sep|>`:
+ *   as `<think>` blocks are read, an unclosed block runs to the end of the reply (Gemma's to its first call token), and
+ *   a closing token with no opening one (a template that opened the block in the prompt) makes everything before it
+ *   reasoning;
+ * - Muse Glimmer's message to itself (`<|start|>assistant to=self<|message|>…<|eom|>`), Inkling's
+ *   `<|content_thinking|>…<|end_message|>` and Solar Open's `<|think|>…<|end|>`, each ending at the next message if it
+ *   is not closed before.
  */
 export function findReasoningChannels(text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
@@ -55,24 +72,23 @@ function pairSpans(text: string, pair: Pair, spans: Array<[number, number]>): vo
   const firstOpen = text.indexOf(pair.open);
   const firstClose = text.indexOf(pair.close);
   let from = 0;
-  if (firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
+  if (!pair.boundary && firstClose >= 0 && (firstOpen < 0 || firstClose < firstOpen)) {
     spans.push([0, firstClose + pair.close.length]);
     from = firstClose + pair.close.length;
   }
-  let stop = -2;
-  // once no closing token follows, none follows any later block either (keeps many unclosed blocks linear)
-  let closes = true;
+  // each token is searched forwards only (cursors), so many blocks, closed or not, stay linear
+  const closes = new TokenCursor(text, [pair.close]);
+  const stops =
+    pair.endsBefore || pair.boundary ? new TokenCursor(text, [pair.boundary ?? pair.endsBefore ?? '']) : null;
   for (;;) {
     const s = text.indexOf(pair.open, from);
     if (s < 0) return;
-    const e = closes ? text.indexOf(pair.close, s + pair.open.length) : -1;
-    if (e < 0) closes = false;
+    const after = s + pair.open.length;
+    const e = closes.next(0, after);
+    const stop = stops ? stops.next(0, after) : -1;
     let end = e < 0 ? text.length : e + pair.close.length;
-    if (e < 0 && pair.endsBefore) {
-      if (stop === -2 || (stop >= 0 && stop < s)) stop = text.indexOf(pair.endsBefore, s);
-      if (stop >= 0) end = stop;
-    }
+    if (stop >= 0 && (pair.boundary ? e < 0 || stop < e : e < 0)) end = stop;
     spans.push([s, end]);
-    from = end;
+    from = Math.max(end, after);
   }
 }

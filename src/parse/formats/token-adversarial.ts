@@ -31,4 +31,22 @@ export const TOKEN_ADVERSARIAL: ReadonlyArray<readonly [name: string, text: stri
   ['functionary: v2 recipients with unclosed content', mb('<|recipient|>f\n<|content|>{"a": [')],
   ['command-r: unclosed actions', mb('<|START_ACTION|>[{"tool_name": "f", "parameters": {"a": ')],
   ['command-r: thinking never closed', mb('<|START_THINKING|><|START_ACTION|>[]')],
+  ['apertus: unclosed name-keyed lists', mb('<|tools_prefix|>[{"f": {"a": [')],
+  ['apertus: prefixes with no list', mb('<|tools_prefix|><|tools_suffix|>')],
+  ['apertus: reasoning never closed', mb('<|inner_prefix|><|tools_prefix|>[{"f": {}}]')],
+  ['lfm2: unclosed python lists', mb('<|tool_call_start|>[f(a=[')],
+  ['lfm2: start tokens before end tokens', mb('<|tool_call_start|>f(a=1)<|tool_call_end|')],
+  [
+    'kimi K3: calls with unclosed arguments',
+    mb('<|open|>call tool="f"<|sep|><|open|>argument key="a" type="integer"<|sep|>1'),
+  ],
+  ['kimi K3: call keywords whose attributes never end', mb('<|open|>call tool="f" ')],
+  ['kimi K3: think channels never closed', mb('<|open|>think<|sep|><|open|>call tool="f"<|sep|>')],
+  ['solar: calls with unclosed arguments', mb('<|tool_call:begin|>0<|tool_call:name|>f<|tool_call:args|>{"a": [')],
+  ['solar: begin tokens with no name', mb('<|tool_calls|><|tool_call:begin|>')],
+  ['solar: reasoning never closed', mb('<|think|><|tool_call:begin|>0<|tool_call:name|>f')],
+  [
+    'gigachat: function-call roles with unclosed JSON',
+    mb('function call<|role_sep|>\n{"name": "f", "arguments": {"a": '),
+  ],
 ];

@@ -1,6 +1,6 @@
 import type { ModelFormat } from '../../contracts/parse.js';
 import type { FinderContext, Found, FoundCall } from '../found-call.js';
-import { atReadLimit, emptyFound, isIntroducedAsExample } from '../found-call.js';
+import { isIntroducedAsExample } from '../found-call.js';
 import { parseJsonText } from '../json-args.js';
 import { callsInBody } from '../json-body.js';
 import { scanBalanced, skipSpace } from '../json-scan.js';
@@ -157,23 +157,34 @@ export function quotedExample(found: Found, text: string, span: [number, number]
   return true;
 }
 
+/** How bodyCalls reads a body. */
+export interface BodyRead {
+  /** The body runs to the end of the reply: a python call list the cut left open is closed and read up to the cut. */
+  atEnd?: boolean;
+  /** The body's call objects are keyed by the tool's name (Apertus). */
+  nameKeyed?: boolean;
+  /** The family's closing token: python calls followed by it (and space) read as the whole body. */
+  close?: string;
+}
+
 /**
  * Reads the calls of a JSON call body a family's token announced (a call object, a list of them, or python calls),
  * through callsInBody, as an attempt: a body that does not read is a diagnostic. The body is `ctx.source` from
- * `bodyStart` to `bound`; JSON is read only as far as its value goes. `atEnd` says the body runs to the end of the
- * reply: a python call list the cut left open is then closed and parsed up to the cut (its calls flagged truncated).
+ * `bodyStart` to `bound`; JSON is read only as far as its value goes, python calls up to the closing token.
  * Returns the body's findings (shape and span for finishRegion to set) and where its calls end.
  */
 export function bodyCalls(
   ctx: FinderContext,
   bodyStart: number,
   bound: number,
-  atEnd = false,
+  how: BodyRead = {},
 ): { found: Found; end: number } {
   const body = ctx.source.slice(bodyStart, bound);
-  let found = callsInBody(body, bodyStart, { attempt: true, truncated: false, requireArgs: false });
-  if (found.calls.length === 0 && atEnd) {
-    const cut = callsInBody(body, bodyStart, { attempt: true, truncated: true, requireArgs: false });
+  const opts = { attempt: true, truncated: false, requireArgs: false, nameKeyed: how.nameKeyed === true };
+  const closing = how.close ? { closeToken: how.close } : {};
+  let found = callsInBody(body, bodyStart, { ...opts, ...closing });
+  if (found.calls.length === 0 && how.atEnd) {
+    const cut = callsInBody(body, bodyStart, { ...opts, ...closing, truncated: true });
     if (cut.calls.length > 0) found = cut;
   }
   let end = bodyStart;
@@ -238,69 +249,4 @@ export function pushArgsCall(
   };
   if (opts.id !== undefined) call.id = opts.id;
   found.calls.push(call);
-}
-
-/** A family whose calls are a token followed by a JSON call body (and maybe a closing token). */
-export interface TokenBodySpec {
-  shape: ModelFormat;
-  /** The token that opens a body. */
-  open: string;
-  /** A token that must follow `open` (after optional space) for the body to be a call (InternLM's `<|plugin|>`). */
-  follow?: string;
-  /** The token that closes a body, if the format has one. */
-  close?: string;
-  /** Whether a missing `close` means the reply was cut (false when `close` is a stop token servers may strip). */
-  closeRequired: boolean;
-  /** Whether the open token at `at` stands where the format writes it (default: anywhere). */
-  openAt?: (text: string, at: number) => boolean;
-  /** Whether the body may open right after the token with no space between (default: space allowed). */
-  adjacent?: boolean;
-  /** Whether the body at `i` opens a call (default: `{` or `[`). */
-  bodyAt?: (text: string, i: number) => boolean;
-}
-
-/**
- * Calls of a family whose calls are `OPEN [FOLLOW] body [CLOSE]`, the body a JSON call object or list (bodyCalls). A
- * body runs no further than the next open token; a token followed by anything but `{` or `[` is prose that mentions
- * it (no call, no attempt). The region runs from the open token to the closing token, or to the end of the JSON when
- * it has none; a missing required closing token flags the calls `truncated`. Linear: indexOf walks with cursors.
- */
-export function findTokenBodies(text: string, ctx: FinderContext, spec: TokenBodySpec): Found {
-  const found = emptyFound();
-  if (!text.includes(spec.open)) return found;
-  const cursor = new TokenCursor(text, spec.close ? [spec.open, spec.close] : [spec.open]);
-  const reach = new JsonReach(ctx.source);
-  let from = 0;
-  let candidates = 0;
-  for (;;) {
-    const start = cursor.next(0, from);
-    if (start < 0 || atReadLimit(found, spec.open, start, text.length, ++candidates)) break;
-    const afterOpen = start + spec.open.length;
-    from = afterOpen;
-    if (spec.openAt && !spec.openAt(text, start)) continue;
-    const next = cursor.next(0, afterOpen);
-    const bound = next < 0 ? text.length : next;
-    let bodyStart = afterOpen;
-    if (spec.follow) {
-      const t = skipSpace(text, afterOpen, bound);
-      if (!text.startsWith(spec.follow, t)) continue;
-      bodyStart = t + spec.follow.length;
-    }
-    const i = spec.adjacent ? bodyStart : skipSpace(text, bodyStart, bound);
-    if (i >= bound) continue;
-    if (spec.bodyAt ? !spec.bodyAt(text, i) : text[i] !== '{' && text[i] !== '[') continue;
-    if (escapedJson(ctx.source, i)) continue;
-    const limit = reach.limit(i, bound);
-    const body = bodyCalls(ctx, i, limit);
-    // the closing token belongs to this call when no other call opens before it
-    const closeAt = spec.close ? cursor.next(1, body.end) : -1;
-    const nextOpen = cursor.next(0, body.end);
-    const closed = closeAt >= 0 && (nextOpen < 0 || closeAt < nextOpen);
-    const end = closed ? closeAt + (spec.close ?? '').length : body.end;
-    const span: [number, number] = [start, end];
-    from = end;
-    if (quotedExample(found, text, span, `a ${spec.open} call`)) continue;
-    finishRegion(found, body.found, spec.shape, span, spec.closeRequired && !closed);
-  }
-  return found;
 }

@@ -2,6 +2,7 @@ import type { RunEnd, RunStart } from '../../contracts/reporter.js';
 import type { RunAggregate } from '../../run-log/aggregate.js';
 import type { CaseRecord } from '../../run-log/schema.js';
 import type { CompareResult } from '../compare.js';
+import type { JudgedGate } from '../junit-gate.js';
 
 /** What the built-in writers get at the end of a run, beyond the public RunEnd. */
 export interface ReportEnd extends RunEnd {
@@ -10,6 +11,8 @@ export interface ReportEnd extends RunEnd {
   /** How the run folder is named in the reports (a display path). */
   displayDir: string;
   comparison?: CompareResult | null;
+  /** The gate's verdict and its checks; absent when nothing was judged (a cancelled run, `grade`). */
+  judged?: JudgedGate;
   /** The text of summary.md (also printed by the command). */
   summary: string;
 }

@@ -12,7 +12,7 @@ export function csvReporter(): BuiltinReporter {
     name: 'csv',
     files: ['results.csv'],
     onRunStart(run: RunStart) {
-      csv = new BufferedFile(join(run.runDir, 'results.csv'));
+      csv = new BufferedFile(join(run.runDir, 'results.csv'), { replace: true });
       csv.write(csvHeader());
     },
     onCase(r: CaseRecord) {
@@ -20,11 +20,12 @@ export function csvReporter(): BuiltinReporter {
       if (rows) csv?.write(rows);
     },
     onRunEnd() {
-      csv?.close();
+      const file = csv;
       csv = undefined;
+      file?.close();
     },
     discard() {
-      csv?.close();
+      csv?.discard();
       csv = undefined;
     },
   };

@@ -1,8 +1,8 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunStart } from '../../contracts/reporter.js';
 import type { CaseRecord } from '../../run-log/schema.js';
 import type { BufferedFile } from '../../util/buffered-file.js';
+import { writeAllSync, writeFileWhole } from '../../util/write-file.js';
 import {
   DATA_CLOSE,
   DATA_FAILING,
@@ -47,37 +47,36 @@ export function htmlReporter(options: { maxHtmlCases?: number } = {}): BuiltinRe
       data?.add(r);
     },
     onRunEnd(end: ReportEnd) {
-      if (!data || !outs || !parts) return;
+      const [d, o, p] = [data, outs, parts];
+      if (!d || !o || !p) return;
       try {
-        const counts = data.finish();
-        const meta = data.meta(counts);
-        parts.close();
-        const fd = openSync(join(runDir, 'report.html'), 'w');
-        try {
-          writeSync(
+        const counts = d.finish();
+        const meta = d.meta(counts);
+        p.close();
+        // under a temporary name until whole: a failure half-way leaves no partial report.html
+        writeFileWhole(join(runDir, 'report.html'), (fd) => {
+          writeAllSync(
             fd,
             htmlHead(
               end.aggregate,
-              { counts, errors: data.errors(), meta },
+              { counts, errors: d.errors(), meta },
               {
                 ...(end.comparison !== undefined ? { comparison: end.comparison } : {}),
                 ...(end.gate ? { gateLines: end.gate.lines } : {}),
               },
             ),
           );
-          writeSync(fd, dataOpen(meta));
-          appendFile(fd, outs.index.file);
-          writeSync(fd, DATA_FAILING);
-          appendFile(fd, outs.failing.file);
-          writeSync(fd, DATA_PASSING);
-          appendFile(fd, outs.passing.file, counts.passingBytes);
-          writeSync(fd, DATA_CLOSE);
-          writeSync(fd, htmlFoot());
-        } finally {
-          closeSync(fd);
-        }
+          writeAllSync(fd, dataOpen(meta));
+          appendFile(fd, o.index.file);
+          writeAllSync(fd, DATA_FAILING);
+          appendFile(fd, o.failing.file);
+          writeAllSync(fd, DATA_PASSING);
+          appendFile(fd, o.passing.file, counts.passingBytes);
+          writeAllSync(fd, DATA_CLOSE);
+          writeAllSync(fd, htmlFoot());
+        });
       } finally {
-        parts.remove();
+        p.remove();
       }
     },
     discard() {

@@ -1,6 +1,7 @@
-import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { BufferedFile } from '../../util/buffered-file.js';
+import { writeAllSync } from '../../util/write-file.js';
 
 /** Temporary files a writer assembles its report from, removed once it is written (or discarded). */
 export class PartFiles {
@@ -22,8 +23,8 @@ export class PartFiles {
   }
 
   remove(): void {
-    this.close();
-    for (const f of this.files) rmSync(f.file, { force: true });
+    this.closed = true;
+    for (const f of this.files) f.discard();
   }
 }
 
@@ -36,7 +37,7 @@ export function appendFile(fd: number, file: string, limit = Number.POSITIVE_INF
     while (copied < limit) {
       const n = readSync(src, buf, 0, Math.min(buf.length, limit - copied), copied);
       if (n === 0) break;
-      writeSync(fd, buf, 0, n);
+      writeAllSync(fd, buf.subarray(0, n));
       copied += n;
     }
   } finally {

@@ -1,5 +1,5 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileWhole } from '../../util/write-file.js';
 import { renderCompare } from '../compare-md.js';
 import type { BuiltinReporter, ReportEnd } from './builtin-reporter.js';
 
@@ -10,8 +10,8 @@ export function summaryReporter(): BuiltinReporter {
     files: ['summary.md', 'compare.md'],
     onRunStart() {},
     onRunEnd(end: ReportEnd) {
-      writeFileSync(join(end.runDir, 'summary.md'), end.summary);
-      if (end.comparison) writeFileSync(join(end.runDir, 'compare.md'), renderCompare(end.comparison));
+      writeFileWhole(join(end.runDir, 'summary.md'), end.summary);
+      if (end.comparison) writeFileWhole(join(end.runDir, 'compare.md'), renderCompare(end.comparison));
     },
   };
 }
