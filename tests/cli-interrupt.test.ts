@@ -28,7 +28,7 @@ function slowRun(): { config: string; out: string } {
 
 /** Starts a slow eval and sends SIGINT `times` times once its cases are in flight (the log has its header). */
 async function interruptSlowRun(times: 1 | 2) {
-  const { config, out } = slowRun();
+  const { config } = slowRun();
   const child = startCli(['eval', '-c', config]);
   const done = finished(child);
   let stderr = '';

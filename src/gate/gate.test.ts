@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
 import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { serializeSnapshot, snapshotOf } from '../report/snapshot.js';
