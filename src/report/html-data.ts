@@ -318,13 +318,15 @@ export class HtmlCaseData {
   }
 }
 
+/** What JSON.stringify writes raw and a terminal acts on: DEL, C1, the bidi controls, the line separators (and `<`). */
+const SCRIPT_RAW = /[<\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
 /**
  * JSON for inside a <script type="application/json">: `<` written as \u003c so no `</script>` or `<!--` can end or
- * bend the element, and U+2028/U+2029 escaped. The base64 chunks need none of it.
+ * bend the element, and the characters JSON.stringify leaves raw that a terminal would act on (DEL, C1, bidirectional
+ * controls, U+2028/U+2029) as \u escapes of the same characters, so the file shown with `cat` acts on nothing (the
+ * page reads the same values). The base64 chunks need none of it.
  */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value).replace(SCRIPT_RAW, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -127,6 +127,32 @@ export const CaseRecordSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 
+/**
+ * One check the gate made, as junit.xml lists it: the gate's verdict is the only place a junit.xml has failures, so a
+ * CI test viewer is red exactly when the gate failed, and names each failing check with its cases.
+ */
+export const GateCheckSchema = z.object({
+  kind: z.enum(['infrastructure', 'pass-rate', 'threshold', 'regression']),
+  /** What was checked, as a test's name: "correct-arguments >= 80.0% in names-only × sim:guesser". */
+  name: z.string(),
+  ok: z.boolean(),
+  /** The gate's line for it (the one printed when it failed). */
+  line: z.string(),
+  /** The grader and the cell it is about (absent: every cell). */
+  grader: z.string().optional(),
+  renderer: z.string().optional(),
+  provider: z.string().optional(),
+});
+
+/** The gate's verdict on a run, as its footer keeps it: the exit code, the lines printed and every check made. */
+export const RunGateSchema = z.object({
+  exitCode: z.number(),
+  lines: z.array(z.string()),
+  checks: z.array(GateCheckSchema),
+  /** The run id of the baseline compared with; null: the config's baseline file did not exist; absent: not compared. */
+  baseline: z.string().nullable().optional(),
+});
+
 /** Last line of a run that ended (finished or interrupted); a killed run has none. */
 export const RunFooterSchema = z.object({
   type: z.literal('footer'),
@@ -134,6 +160,12 @@ export const RunFooterSchema = z.object({
   interrupted: z.boolean(),
   completed: z.number(),
   errors: z.number(),
+  /**
+   * The gate's verdict, added once the command judged it (eval, replay, regrade, merge), so `toolgauge report` writes
+   * junit.xml and summary.md as the command did. Absent when nothing was judged (`grade`, a cancelled run) and in
+   * logs written before it was kept.
+   */
+  gate: RunGateSchema.optional(),
 });
 
 export const RunRecordSchema = z.discriminatedUnion('type', [RunHeaderSchema, CaseRecordSchema, RunFooterSchema]);
@@ -141,4 +173,6 @@ export const RunRecordSchema = z.discriminatedUnion('type', [RunHeaderSchema, Ca
 export type RunHeader = z.infer<typeof RunHeaderSchema>;
 export type CaseRecord = z.infer<typeof CaseRecordSchema>;
 export type RunFooter = z.infer<typeof RunFooterSchema>;
+export type GateCheck = z.infer<typeof GateCheckSchema>;
+export type RunGate = z.infer<typeof RunGateSchema>;
 export type RunRecord = z.infer<typeof RunRecordSchema>;
