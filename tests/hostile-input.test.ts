@@ -175,7 +175,7 @@ describe('hostile text from a model, a provider and a suite', () => {
     const headings = tokens.flatMap((t, i) => (t.type === 'heading_open' ? [tokens[i + 1]?.content ?? ''] : []));
     for (const h of headings) {
       expect(h).toMatch(
-        /^(toolgauge run |parseable|correct-arguments|markdown-wrapped|continued-after-results|no-call|Strategies per provider|@\u200bSUM|First failures|First tool errors|Flaky cases|Regressions against baseline|What this gate can detect|Infrastructure errors|Call shapes)/,
+        /^(toolgauge run |parseable|correct-arguments|markdown-wrapped|continued-after-results|no-call|Strategies per provider|@\u200bSUM|First failures|First tool errors|Flaky cases|Regressions against baseline|What this gate can detect|Why strategies fail|Sweeps|Tool search|Conversations|Infrastructure errors|Call shapes)/,
       );
     }
     expect(headings.some((h) => /Fake heading|^Heading/.test(h))).toBe(false);

@@ -285,7 +285,7 @@ describe('catalog variants, sweeps and tool search through the real CLI', () => 
     const summary = readFileSync(join(runDir, 'summary.md'), 'utf8');
     expect(summary).toContain('## Why strategies fail');
     expect(summary).toMatch(
-      /\| native-functions@crowded\[distractors\.count=120\] \| \S+ \| (distractor )?\S+ \| \d+ \|/,
+      /\| native-functions@crowded\\\[distractors\.count=120\\\] \| \S+ \| (distractor )?\S+ \| \d+ \|/,
     );
     expect(summary).toContain('## Sweeps');
     expect(summary).toContain('| native-functions @ crowded · distractors.count | 0 | 120 |');

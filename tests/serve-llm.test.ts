@@ -218,7 +218,7 @@ describe('toolgauge serve llm --persona', () => {
     expect(result.stderr).toContain('unknown simulated persona "sim:nobody"');
     expect(result.stderr).not.toContain('sim:sim:');
     expect(result.stderr).toContain(
-      'valid: sim:oracle, sim:guesser, sim:fence-wrapper, sim:stopper, sim:noisy, sim:detour',
+      'valid: sim:oracle, sim:guesser, sim:fence-wrapper, sim:stopper, sim:noisy, sim:selector, sim:detour',
     );
   }, 60_000);
 });
