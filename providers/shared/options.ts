@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ToolgaugeError } from '../../src/errors.js';
-import { REDACTED, registerCredentials } from './redact.js';
+import { REDACTED, registerCredentials } from '../../src/util/redact.js';
 
 /** Which tool the model must use: the API's own words are mapped per provider. */
 export const toolChoiceSchema = z.union([

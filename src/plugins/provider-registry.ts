@@ -1,8 +1,8 @@
 import { isProviderPrefix, providerLoaders } from '../../providers/index.js';
-import { registerCredentials } from '../../providers/shared/redact.js';
 import type { ProviderEntry } from '../config/config-schema.js';
 import type { Provider } from '../contracts/provider.js';
 import { ToolgaugeError } from '../errors.js';
+import { registerCredentials } from '../util/redact.js';
 import { isPluginPath, loadPluginWithOptions, type Where } from './plugin-file.js';
 
 export interface ProviderSlot {

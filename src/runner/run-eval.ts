@@ -1,7 +1,6 @@
 import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay, setImmediate as nextTick } from 'node:timers/promises';
-import { redactSecrets, registerCredentials } from '../../providers/shared/redact.js';
 import { type PoolOptions, ServerPool } from '../catalog/server-pool.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import { ToolgaugeError } from '../errors.js';
@@ -11,6 +10,7 @@ import { caseRecords } from '../run-log/reader.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RunLogWriter } from '../run-log/writer.js';
 import { displayPath } from '../util/display-path.js';
+import { redactSecrets, registerCredentials } from '../util/redact.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { errnoCode, isWriteFailure, writeFailed } from '../util/write-failure.js';
 import { type PlanItem, plan } from './plan.js';
