@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { displayPath, formatPath, loadYamlFile } from '../config/load-yaml.js';
+import { formatPath, loadYamlFile } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { nestingError, tooDeepPath } from '../config/nesting-limit.js';
 import type { JSONSchema } from '../contracts/json-schema.js';
 import { ToolgaugeError } from '../errors.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { ToolgaugeError } from '../errors.js';
 import { baselinePath } from '../gate/judge.js';
 import { serializeSnapshot, snapshotOf } from '../report/snapshot.js';

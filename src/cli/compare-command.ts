@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { compareSettings } from '../gate/config-gate.js';
 import { compareSnapshots } from '../report/compare.js';
 import { renderCompare } from '../report/compare-md.js';

@@ -1,6 +1,6 @@
 import { type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
 import type { LoadedSuite } from '../config/load-suite.js';
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { suiteHashes } from '../config/suite-hash.js';
 import { checkBaseline } from '../doctor/check-baseline.js';
 import { checkExpectedCalls } from '../doctor/check-expected-calls.js';

@@ -7,7 +7,7 @@ import { checkListedExpectations } from '../config/check-expectations.js';
 import { ConfigSchema } from '../config/config-schema.js';
 import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites, selectCases } from '../config/load-config.js';
 import type { LoadedSuite } from '../config/load-suite.js';
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { configOfRun } from '../config/run-config.js';
 import { suiteHashes } from '../config/suite-hash.js';
 import type { Grader } from '../contracts/grade.js';

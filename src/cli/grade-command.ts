@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { resolveSuitePath } from '../config/load-config.js';
 import { loadSuite } from '../config/load-suite.js';
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { ToolgaugeError } from '../errors.js';
 import { finishRun } from '../gate/finish-run.js';
 import { gradeOutputs } from '../offline/grade-outputs.js';

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { SuiteSchema } from '../config/suite-schema.js';
 import { ToolgaugeError } from '../errors.js';
 import { importBfcl } from '../import/bfcl-import.js';

@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { writeSchemaCache } from '../catalog/schema-cache.js';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';
 import { firstRunVerdict, nextSteps, skippedTools } from '../init/first-run-verdict.js';

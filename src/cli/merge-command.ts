@@ -1,5 +1,5 @@
 import { basename, dirname, resolve } from 'node:path';
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { finishRun, gateOfRun } from '../gate/finish-run.js';
 import { mergeRuns } from '../offline/merge-runs.js';
 import { prepareOutputFolder } from '../util/output-folder.js';

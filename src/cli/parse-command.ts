@@ -4,7 +4,7 @@ import { ServerPool } from '../catalog/server-pool.js';
 import { loadToolsFile } from '../catalog/tools-file.js';
 import { resolveSuitePath } from '../config/load-config.js';
 import { type LoadedSuite, loadSuite } from '../config/load-suite.js';
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { casesById, findCase } from '../config/suite-cases.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import { ToolgaugeError } from '../errors.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { ToolgaugeError } from '../errors.js';
 import { type OutputLine, outputLineFromText } from '../offline/output-line.js';
 

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { ToolgaugeError } from '../errors.js';
 import { compareSettings } from '../gate/config-gate.js';
 import { type Plan, type PlanCell, planGate } from '../gate/plan-gate.js';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { finishRun, gateOfRun } from '../gate/finish-run.js';
 import { regradeRun } from '../offline/regrade-run.js';
 import { runLogOf } from '../run-log/run-folder.js';

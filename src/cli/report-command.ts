@@ -1,4 +1,4 @@
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { compareSnapshots, DEFAULT_COMPARE } from '../report/compare.js';
 import { loadSnapshot } from '../report/load-snapshot.js';
 import { snapshotOf } from '../report/snapshot.js';

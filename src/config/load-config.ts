@@ -5,7 +5,8 @@ import { ToolgaugeError } from '../errors.js';
 import { packageRoot } from '../util/package-root.js';
 import { type Config, ConfigSchema } from './config-schema.js';
 import { type LoadedSuite, loadSuite } from './load-suite.js';
-import { displayPath, loadYamlFile } from './load-yaml.js';
+import { displayPath } from '../util/display-path.js';
+import { loadYamlFile } from './load-yaml.js';
 import { applyProviderOptionFlags, parseProviderOptionFlag } from './provider-options-cli.js';
 import { filterCases } from './suite-cases.js';
 

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { errorMessage } from '../errors.js';
 import { baselinePath, type GateSettings } from '../gate/judge.js';
 import { readSnapshot } from '../report/snapshot.js';

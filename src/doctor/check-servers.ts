@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import { resolveSuitePath } from '../config/load-config.js';
 import { loadSuite } from '../config/load-suite.js';
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { errorMessage } from '../errors.js';
 import type { Finding } from './finding.js';
 

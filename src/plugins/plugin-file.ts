@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { displayPath } from '../config/load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { errorMessage, ToolgaugeError } from '../errors.js';
 import { type PluginKind, shapeProblem } from './plugin-shapes.js';
 
