@@ -1,6 +1,5 @@
 import { type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
 import type { LoadedSuite } from '../config/load-suite.js';
-import { displayPath } from '../util/display-path.js';
 import { suiteHashes } from '../config/suite-hash.js';
 import { checkBaseline } from '../doctor/check-baseline.js';
 import { checkExpectedCalls } from '../doctor/check-expected-calls.js';
@@ -11,6 +10,7 @@ import { checkSizing } from '../doctor/check-sizing.js';
 import { type Finding, formatFinding } from '../doctor/finding.js';
 import { errorMessage } from '../errors.js';
 import { configHash } from '../report/measured-config.js';
+import { displayPath } from '../util/display-path.js';
 import { redactText } from '../util/redact.js';
 import { errorLines } from './terminal-guard.js';
 

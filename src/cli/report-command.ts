@@ -1,9 +1,9 @@
-import { displayPath } from '../util/display-path.js';
 import { compareSnapshots, DEFAULT_COMPARE } from '../report/compare.js';
 import { loadSnapshot } from '../report/load-snapshot.js';
 import { snapshotOf } from '../report/snapshot.js';
 import { REPORT_FILES, writeReports } from '../report/write-reports.js';
 import { loadRun } from '../run-log/load-run.js';
+import { displayPath } from '../util/display-path.js';
 
 export interface ReportFlags {
   /** Compare with this baseline (file or run folder) and include the comparison. */

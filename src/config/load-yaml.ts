@@ -31,7 +31,6 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out || '(root)';
 }
 
-
 /** A problem found after the schema passed (a duplicate id, an unknown tool): where it is and what to do. */
 export interface SemanticIssue {
   path: PropertyKey[];

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { displayPath } from '../util/display-path.js';
 import { errorMessage, ToolgaugeError } from '../errors.js';
+import { displayPath } from '../util/display-path.js';
 import { type PluginKind, shapeProblem } from './plugin-shapes.js';
 
 /** `where` names the origin of an entry for error messages: `toolgauge.config.yaml:4:5: renderers[1]`, `--grader`. */
