@@ -1,6 +1,6 @@
 import type { ParsedCall } from '../contracts/parse.js';
 import type { CatalogDrift } from '../contracts/tool.js';
-import { passHatK } from '../report/stats.js';
+import { passHatK } from '../util/stats.js';
 import { ConversationTally } from './conversation-tally.js';
 import type { CaseRecord, RunHeader } from './schema.js';
 
