@@ -4,12 +4,12 @@ import type { Transcript } from '../contracts/transcript.js';
 import { errorMessage, isToolgaugeError } from '../errors.js';
 import { gradeCase } from '../graders/grade-case.js';
 import { renderCase } from '../render/render-case.js';
+import { RunContext } from '../render/run-context.js';
 import type { CaseRecord } from '../run-log/schema.js';
 import { CaseAbort, LoopError } from './agent-loop.js';
 import { runConversation } from './conversation.js';
 import { observeState } from './observe-state.js';
 import type { PlanItem } from './plan.js';
-import { RunContext } from './run-context.js';
 
 export interface CaseSettings {
   seed: number;

@@ -5,6 +5,7 @@ import { type PoolOptions, ServerPool } from '../catalog/server-pool.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import { ToolgaugeError } from '../errors.js';
 import type { ProviderSlot, Strategy } from '../plugins/index.js';
+import { RunContext } from '../render/run-context.js';
 import { RunAggregate } from '../run-log/aggregate.js';
 import { caseRecords } from '../run-log/reader.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
@@ -15,7 +16,6 @@ import { lockRunDir } from '../util/run-lock.js';
 import { errnoCode, isWriteFailure, writeFailed } from '../util/write-failure.js';
 import { type PlanItem, plan } from './plan.js';
 import { type CaseSettings, runCase } from './run-case.js';
-import { RunContext } from './run-context.js';
 
 export interface EvalInput {
   header: RunHeader;
