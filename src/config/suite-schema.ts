@@ -35,6 +35,9 @@ export const ServerSpecSchema = z.union([
     .strict(),
 ]);
 
+/** The `server` of an inline tool (declared in the suite, or a case's `functions`): it has no server. */
+export const INLINE_SERVER = 'inline';
+
 export const InlineToolSchema = z
   .object({
     name: z.string().min(1),
@@ -56,7 +59,7 @@ export const ToolFilterSchema = z
  * named in `free` (free text: a diff, a question) are checked against the tool's JSON Schema only; with no
  * `args` at all, every parameter is free. `example` gives concrete values for free parameters, used by the
  * simulated oracle and shown to readers.
- * Checked against the tools (src/config/check-expectations.ts): `tool` must name a tool the case offers (after the
+ * Checked against the tools (src/config/check-expectations.ts; src/runner/preflight.ts for servers): `tool` must name a tool the case offers (after the
  * tool filters), and every parameter named in `args`, `free` or `example` must be one the tool's input schema lists
  * in `properties`, unless that schema lists none or explicitly admits others (`additionalProperties` true or a
  * schema, or `patternProperties`): a listed set is taken as the tool's parameters even where JSON Schema would admit
