@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { RunHeader } from '../run-log/schema.js';
+import type { RunHeader } from '../contracts/run-log.js';
 import { restoreRedacted } from '../util/redact.js';
 import type { Config } from './config-schema.js';
 import { type LoadedConfig, loadConfig } from './load-config.js';

@@ -10,11 +10,6 @@ export type Where = (index: number) => string;
 
 const TYPESCRIPT = /\.(c|m)?tsx?$/;
 
-/** A config entry names a plugin file, not a built-in, when it holds a slash or ends like a module file. */
-export function isPluginPath(name: string): boolean {
-  return name.includes('/') || name.includes('\\') || /\.(c|m)?(j|t)sx?$/.test(name);
-}
-
 export function pluginFile(spec: string, baseDir: string): string {
   return isAbsolute(spec) ? spec : resolve(baseDir, spec);
 }

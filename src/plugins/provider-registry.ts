@@ -2,8 +2,9 @@ import { isProviderPrefix, providerLoaders } from '../../providers/index.js';
 import type { ProviderEntry } from '../config/config-schema.js';
 import type { Provider } from '../contracts/provider.js';
 import { ToolgaugeError } from '../errors.js';
+import { isPluginPath } from '../util/plugin-path.js';
 import { registerCredentials } from '../util/redact.js';
-import { isPluginPath, loadPluginWithOptions, type Where } from './plugin-file.js';
+import { loadPluginWithOptions, type Where } from './plugin-file.js';
 
 export interface ProviderSlot {
   label: string;

@@ -1,7 +1,8 @@
 import type { Reporter } from '../contracts/reporter.js';
 import { ToolgaugeError } from '../errors.js';
 import type { BuiltinReporter, BuiltinReporterOptions } from '../report/reporters/index.js';
-import { isPluginPath, loadPluginWithOptions, type Where } from './plugin-file.js';
+import { isPluginPath } from '../util/plugin-path.js';
+import { loadPluginWithOptions, type Where } from './plugin-file.js';
 
 /** A `reporters:` entry of the config: a built-in name, `default`, or a path; with options. */
 export type ReporterEntry = string | { name: string; options?: Record<string, unknown> | undefined };
