@@ -18,8 +18,8 @@ import {
   resolveStrategies,
   type Strategy,
 } from '../plugins/index.js';
-import { resolveReporters } from '../plugins/reporter-registry.js';
 import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
+import { resolveReporters } from '../report/reporter-registry.js';
 import { RunReporters } from '../report/run-reporters.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
 import { readRunLog } from '../run-log/reader.js';
