@@ -26,8 +26,10 @@ export const cachedSchemas: Renderer = {
     const opts = parseOptions('cached-schemas', Options, options);
     const protocol = opts.protocol ?? 'xml-tags';
     const native = protocol === 'native';
-    const tools: RenderedTool[] | undefined = native ? renderNativeTools(catalog.tools, provider.kind) : undefined;
-    const named = textToolNames(catalog.tools);
+    const tools: RenderedTool[] | undefined = native
+      ? renderNativeTools(catalog.tools, provider.kind, catalog.ordered ? { ordered: true } : {})
+      : undefined;
+    const named = textToolNames(catalog.tools, catalog.ordered);
     // In native mode the signatures must use the names the API knows the tools by.
     const names = tools ? tools.map((t) => t.name) : named.map((t) => t.name);
     const lines = named.map((t, i) => {

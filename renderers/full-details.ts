@@ -1,31 +1,18 @@
 import { z } from 'zod';
 import type { Renderer } from '../src/contracts/renderer.js';
-import { formatCall, protocolSection, type TextProtocol } from './parts/call-protocol.js';
+import { protocolSection } from './parts/call-protocol.js';
 import { parseOptions } from './parts/options.js';
-import { parameterLines } from './parts/schema-describe.js';
-import { exampleArguments } from './parts/schema-example.js';
 import { caseMessages, joinSections, PREAMBLE } from './parts/sections.js';
-import { type NamedTool, textToolNames } from './parts/tool-names.js';
+import { toolBlock } from './parts/tool-block.js';
+import { textToolNames } from './parts/tool-names.js';
 
 const Options = z
   .object({
-    protocol: z.enum(['xml-tags', 'json', 'python-call']).optional(),
+    protocol: z.enum(['xml-tags', 'json', 'python-call', 'tool-named-xml']).optional(),
     noFences: z.boolean().optional(),
     examples: z.boolean().optional(),
   })
   .strict();
-
-/** One tool, as case study 000's fix printed it: description, every parameter with type and required/optional. */
-function toolBlock({ name, tool }: NamedTool, protocol: TextProtocol, examples: boolean): string {
-  const lines = [`## ${name}`];
-  const description = tool.description?.trim() || tool.title?.trim();
-  if (description) lines.push(`Description: ${description}`);
-  const params = parameterLines(tool.inputSchema);
-  lines.push(params.length > 0 ? 'Parameters:' : 'Parameters: none', ...params);
-  lines.push(`Source: ${tool.server}`);
-  if (examples) lines.push(`Example: ${formatCall(protocol, name, exampleArguments(tool.inputSchema))}`);
-  return lines.join('\n');
-}
 
 /**
  * Every tool with its description and every parameter (type, nested structure, enum, default, required), plus an
@@ -38,7 +25,7 @@ export const fullDetails: Renderer = {
   prepare({ catalog, options }) {
     const opts = parseOptions('full-details', Options, options);
     const protocol = opts.protocol ?? 'xml-tags';
-    const named = textToolNames(catalog.tools);
+    const named = textToolNames(catalog.tools, catalog.ordered);
     const tools =
       named.length === 0
         ? undefined

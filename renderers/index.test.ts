@@ -6,7 +6,16 @@ import { renderOnce } from './render-once.js';
 
 describe('renderer registry', () => {
   it('maps each name to its renderer', () => {
-    expect(Object.keys(renderers)).toEqual(['names-only', 'full-details', 'native-functions', 'cached-schemas']);
+    expect(Object.keys(renderers)).toEqual([
+      'names-only',
+      'full-details',
+      'native-functions',
+      'cached-schemas',
+      'tool-search',
+      'cline-xml',
+      'hermes',
+      'claude-code',
+    ]);
     for (const [name, r] of Object.entries(renderers)) {
       expect(getRenderer(name)).toBe(r);
       expect(r.name).toBe(name);

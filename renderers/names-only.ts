@@ -16,7 +16,7 @@ export const namesOnly: Renderer = {
   description: 'Lists tool names only (the broken prompt of case study 000); xml-tags protocol',
   prepare({ catalog, options }) {
     const opts = parseOptions('names-only', Options, options);
-    const names = textToolNames(catalog.tools).map((t) => t.name);
+    const names = textToolNames(catalog.tools, catalog.ordered).map((t) => t.name);
     const tools =
       names.length === 0
         ? undefined

@@ -13,9 +13,9 @@ const Options = z.object({ summary: z.boolean().optional(), inlineRefs: z.boolea
 export function renderNativeTools(
   tools: readonly ToolDef[],
   kind: ProviderKind,
-  options: { inlineRefs?: boolean } = {},
+  options: { inlineRefs?: boolean; ordered?: boolean } = {},
 ): RenderedTool[] {
-  return nativeToolNames(tools, kind).map(({ name, tool, target }) => ({
+  return nativeToolNames(tools, kind, options.ordered).map(({ name, tool, target }) => ({
     name,
     description: tool.description ?? tool.title ?? '',
     parameters: normalizeSchema(tool.inputSchema, kind, options),
@@ -41,11 +41,10 @@ export const nativeFunctions: Renderer = {
   description: 'Provider-native tool definitions plus a short tool-use section in the system prompt',
   prepare({ catalog, options, provider }) {
     const opts = parseOptions('native-functions', Options, options);
-    const tools = renderNativeTools(
-      catalog.tools,
-      provider.kind,
-      opts.inlineRefs === undefined ? {} : { inlineRefs: opts.inlineRefs },
-    );
+    const tools = renderNativeTools(catalog.tools, provider.kind, {
+      ...(opts.inlineRefs === undefined ? {} : { inlineRefs: opts.inlineRefs }),
+      ...(catalog.ordered ? { ordered: true } : {}),
+    });
     const section =
       tools.length === 0 ? undefined : joinSections(NATIVE_TOOL_USE, opts.summary ? toolSummary(tools) : undefined);
     return {

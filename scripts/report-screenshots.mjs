@@ -57,6 +57,16 @@ try {
     await tab.locator('#case-view .cv-col').first().waitFor();
     await tab.locator('#case-view').screenshot({ path: join(outDir, 'report-case-view.png') });
   }
+  // why strategies fail (the catalog persona's worst strategy: its tools taken for others, descriptions side by side)
+  const why = tab.locator('#why .provider[data-provider="sim:selector"] details.why-cell[open]');
+  if (await why.count()) {
+    await why
+      .locator('table.confusions')
+      .first()
+      .screenshot({ path: join(outDir, 'report-why.png') });
+  }
+  const sweeps = tab.locator('#sweeps .provider[data-provider="sim:selector"]');
+  if (await sweeps.count()) await sweeps.screenshot({ path: join(outDir, 'report-sweeps.png') });
   console.log(`screenshots in ${outDir}`);
 } finally {
   await ctx.close();

@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'UNKNOWN_SERVER'
   | 'SERVER_START'
   | 'SERVER_CRASH'
+  /** A stdio server ended by a signal toolgauge did not send (SIGINT, SIGTERM, SIGHUP, SIGQUIT): asked to stop, not crashed. */
+  | 'SERVER_INTERRUPTED'
   | 'SERVER_TIMEOUT'
   /** A tool result over the MCP transport's message limit: nothing crashed, the message was not read. */
   | 'TOOL_RESULT_TOO_LARGE'

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LlmMockHandle, type RecordedRequest, startLlmMock } from '../mock-servers/llm/index.js';
@@ -8,6 +8,7 @@ import { FIXTURES, readRecords, runDirFrom } from './cli-helpers.js';
 import { runCliWithEnv, writeConfig } from './fixtures/providers-mock/mock-run.js';
 import { suiteOracleResponder } from './fixtures/providers-mock/oracle-responder.js';
 import { reportText } from './helpers/report-data.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 
 const SUITE = join(FIXTURES, 'mini.yaml');
 const PREFIX = 'tgbaseurl';
@@ -27,14 +28,13 @@ const PASSWORD_IN_URL = `${C.password}%2Fx`;
 const BASIC = `Basic ${Buffer.from(`tg user:${C.password}/x`).toString('base64')}`;
 
 let mock: LlmMockHandle;
-const dirs: string[] = [];
+const tempDir = useTempDirs();
 beforeAll(async () => {
   mock = await startLlmMock({ responder: suiteOracleResponder([SUITE]) });
   runConfig = credentialConfig();
 });
 afterAll(async () => {
   await mock?.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 function filesUnder(dir: string): string[] {
@@ -54,27 +54,30 @@ function credentialConfig(): string {
   const host = new URL(mock.url).host;
   const withUser = `http://tg%20user:${PASSWORD_IN_URL}@${host}`;
   const common = { maxRetries: 0, timeoutMs: 20_000 };
-  const { dir, file } = writeConfig({
-    suites: [SUITE],
-    renderers: ['native-functions'],
-    providers: [
-      { id: 'openai:q', options: { ...common, baseURL: `${mock.url}/v1?key=${C.queryOpenai}&region=eu` } },
-      {
-        id: 'openai-compatible:chat',
-        options: { ...common, stream: true, baseURL: `${withUser}/v1?key=${C.queryChat}&region=eu` },
-      },
-      {
-        id: 'openai-compatible:responses',
-        options: { ...common, api: 'responses', baseURL: `${withUser}/v1/?key=${C.queryResponses}&region=eu#top` },
-      },
-      {
-        id: 'anthropic:a',
-        options: { ...common, stream: true, baseURL: `${mock.url}?key=${C.queryAnthropic}&region=eu` },
-      },
-      { id: 'ollama:o', options: { ...common, baseURL: `${withUser}/?key=${C.queryOllama}&region=eu` } },
-    ],
-  });
-  dirs.push(dir);
+  const { file } = writeConfig(
+    {
+      suites: [SUITE],
+      renderers: ['native-functions'],
+      providers: [
+        { id: 'openai:q', options: { ...common, baseURL: `${mock.url}/v1?key=${C.queryOpenai}&region=eu` } },
+        {
+          id: 'openai-compatible:chat',
+          options: { ...common, stream: true, baseURL: `${withUser}/v1?key=${C.queryChat}&region=eu` },
+        },
+        {
+          id: 'openai-compatible:responses',
+          options: { ...common, api: 'responses', baseURL: `${withUser}/v1/?key=${C.queryResponses}&region=eu#top` },
+        },
+        {
+          id: 'anthropic:a',
+          options: { ...common, stream: true, baseURL: `${mock.url}?key=${C.queryAnthropic}&region=eu` },
+        },
+        { id: 'ollama:o', options: { ...common, baseURL: `${withUser}/?key=${C.queryOllama}&region=eu` } },
+      ],
+    },
+    'tg-prov-',
+    tempDir('tg-prov-'),
+  );
   return file;
 }
 
@@ -127,12 +130,11 @@ describe('a baseURL with userinfo and a query, through the real SDK clients (rea
 
   it('userinfo beside an API key sent as a bearer token is refused, naming both, quoting neither', async () => {
     const host = new URL(mock.url).host;
-    const { dir, file } = writeConfig({
+    const { file } = writeConfig({
       suites: [SUITE],
       renderers: ['native-functions'],
       providers: [{ id: 'openai:both', options: { baseURL: `http://tguser:${PASSWORD_IN_URL}@${host}/v1` } }],
     });
-    dirs.push(dir);
     const sentBefore = mock.requests.length;
     const res = await runCliWithEnv(['eval', '-c', file], { OPENAI_API_KEY: C.openaiKey });
     expect(res.code).toBe(2);

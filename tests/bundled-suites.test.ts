@@ -17,7 +17,8 @@ describe('bundled suites (default config)', () => {
   it('sim:oracle passes every grade of every case under every renderer: suites, servers, parser and graders agree', async () => {
     const { res, cases: all } = await cases(['--provider', 'sim:oracle']);
     expect(res.code).toBe(0);
-    expect(all.length).toBe(4 * 97); // 4 renderer strategies × 97 bundled cases
+    // 9 strategies: 4 renderers, native-functions on 2 crowded catalogs, tool-search on 3 catalogs; 97 bundled cases
+    expect(all.length).toBe(9 * 97);
     const failing = all.flatMap((c) =>
       c.error
         ? [`${c.key}: ${c.error.message}`]

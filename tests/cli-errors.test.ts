@@ -112,7 +112,7 @@ describe('bad input → exit 2 with one located line', () => {
         expectOneLineErrorIn(
           dir,
           ['eval', '--provider', 'sim:oracle'],
-          /^toolgauge: no suite to run: no --suite given, and there is no config file \(looked for \S+toolgauge\.config\.yaml\); pass --suite <suite file, or a bundled suite: coder, economist, excel>, or --config <file>$/,
+          /^toolgauge: no suite to run: no --suite given, and there is no config file \(looked for \S+toolgauge\.config\.yaml\); pass --suite <suite file, or a bundled suite: coder, coder-conversations, economist, economist-conversations, excel, excel-conversations>, or --config <file>$/,
         ),
         expectOneLineErrorIn(dir, ['eval', '-c', 'deep.yaml'], /deep\.yaml:\d+:\d+: /, deep),
         expectOneLineErrorIn(

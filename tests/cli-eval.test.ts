@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, RunFooter, RunHeader } from '../src/run-log/schema.js';
@@ -72,11 +72,25 @@ describe('toolgauge eval (end to end, real CLI process)', () => {
     expect(res.stdout).toContain(summary.split('\n')[0]);
   });
 
-  it('exits 1 when a gate threshold fails', async () => {
+  it('exits 1 when a gate threshold fails; report of that run writes the failing gate suite and verdict again', async () => {
     const out = tempDir('tg-e2e-');
     const res = await runCli(['eval', '-c', join(FIXTURES, 'gate.config.yaml'), '--out', out]);
     expect(res.stderr).toMatch(/gate: continued-after-results 0\.0% \(0\/\d+\) < 90\.0% FAILED/);
     expect(res.code).toBe(1);
-    expect(existsSync(join(runDirFrom(res.stderr), 'run.jsonl'))).toBe(true);
+    const dir = runDirFrom(res.stderr);
+    const footer = readRecords(join(dir, 'run.jsonl')).at(-1) as RunFooter;
+    expect(footer.gate).toMatchObject({ exitCode: 1 });
+    expect(footer.gate?.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual([
+      'continued-after-results >= 90.0% over every cell',
+    ]);
+    // `toolgauge report` judges no gate: it writes the verdict the footer keeps, so junit.xml stays red
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
+    expect(junit).toContain('<failure');
+    for (const f of ['junit.xml', 'summary.md']) rmSync(join(dir, f));
+    const report = await runCli(['report', dir, '-q']);
+    expect(report.code, report.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toBe(junit);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toBe(summary);
   });
 });

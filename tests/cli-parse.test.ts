@@ -323,7 +323,7 @@ describe('toolgauge parse: bad input exits 2 with one line naming the file and t
     await expectUsageError(
       [FUNCTION_TAGS, '--protocol', 'yaml'],
       undefined,
-      /--protocol yaml: unknown protocol; valid: xml-tags, json, python-call, native/,
+      /--protocol yaml: unknown protocol; valid: xml-tags, json, python-call, tool-named-xml, native/,
     );
     await expectUsageError(
       [FUNCTION_TAGS, '--format', 'csv'],

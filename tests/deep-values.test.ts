@@ -95,8 +95,10 @@ describe('grade: arguments nested 5,000 deep', () => {
 });
 
 /**
- * An OpenAI-compatible `/v1/chat/completions` endpoint written by hand, so that DEEP is only ever text here: asked with
- * tools it calls read_data_from_excel natively with DEEP as the arguments string, without them in `<tool_call>` text.
+ * A model server written by hand, so that DEEP is only ever text here. `/v1/chat/completions` (OpenAI-compatible):
+ * asked with tools it calls read_data_from_excel natively with DEEP as the arguments string, without them in
+ * `<tool_call>` text. `/api/chat` (Ollama): the native call's arguments are DEEP itself, an object, as Ollama (and
+ * Anthropic) send them, so the run log holds the value nested 5,000 deep.
  */
 function deepModel(): Promise<Server> {
   const server = createServer((req, res) => {
@@ -105,16 +107,27 @@ function deepModel(): Promise<Server> {
       body += d.toString();
     });
     req.on('end', () => {
-      const request = JSON.parse(body) as { tools?: unknown[]; messages: Array<{ content?: unknown }> };
-      const native = (request.tools?.length ?? 0) > 0;
-      const france = request.messages.some((m) => typeof m.content === 'string' && m.content.includes('France'));
+      // The follow-up request of a native call carries DEEP back as an object: read only what is needed, as text.
+      const native = /"tools":\[\{/.test(body);
+      const france = body.includes('France');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.url?.startsWith('/api/chat')) {
+        const message = france
+          ? '{"role":"assistant","content":"Paris."}'
+          : native
+            ? `{"role":"assistant","content":"","tool_calls":[{"function":{"name":"read_data_from_excel","arguments":${DEEP}}}]}`
+            : `{"role":"assistant","content":${JSON.stringify(toolCallText)}}`;
+        res.end(
+          `{"model":"deep","created_at":"2026-01-01T00:00:00Z","message":${message},"done":true,"done_reason":"stop","prompt_eval_count":1,"eval_count":1}`,
+        );
+        return;
+      }
       const call = `{"id":"call_1","type":"function","function":{"name":"read_data_from_excel","arguments":${JSON.stringify(DEEP)}}}`;
       const message = france
         ? '{"role":"assistant","content":"Paris."}'
         : native
           ? `{"role":"assistant","content":null,"tool_calls":[${call}]}`
           : `{"role":"assistant","content":${JSON.stringify(toolCallText)}}`;
-      res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         `{"id":"chatcmpl-1","object":"chat.completion","created":0,"model":"deep","choices":[{"index":0,"message":${message},"finish_reason":"${france ? 'stop' : native ? 'tool_calls' : 'stop'}"}],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`,
       );
@@ -123,7 +136,7 @@ function deepModel(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-const PROVIDER = 'openai-compatible:deep';
+const PROVIDERS = ['openai-compatible:deep', 'ollama:deep'];
 
 describe('eval against a model that answers with arguments nested 5,000 deep', () => {
   let server: Server;
@@ -139,7 +152,8 @@ describe('eval against a model that answers with arguments nested 5,000 deep', (
         `suites: [${JSON.stringify(join(FIXTURES, 'mini.yaml'))}]`,
         'renderers: [full-details, native-functions]',
         'providers:',
-        `  - { id: '${PROVIDER}', options: { baseURL: 'http://127.0.0.1:${port}/v1', apiKeyEnv: TG_DEEP_KEY, maxRetries: 0 } }`,
+        `  - { id: '${PROVIDERS[0]}', options: { baseURL: 'http://127.0.0.1:${port}/v1', apiKeyEnv: TG_DEEP_KEY, maxRetries: 0 } }`,
+        `  - { id: '${PROVIDERS[1]}', options: { baseURL: 'http://127.0.0.1:${port}', maxRetries: 0 } }`,
         'maxTurns: 2',
         'concurrency: 2',
         `out: ${JSON.stringify(join(work, 'eval'))}`,
@@ -156,33 +170,38 @@ describe('eval against a model that answers with arguments nested 5,000 deep', (
     const dir = runDirFrom(res.stderr);
     expectReports(dir);
     const all = cases(dir);
-    expect(all).toHaveLength(6);
+    expect(all).toHaveLength(12);
     for (const c of all) expect(c.error, c.key).toBeUndefined();
-    for (const renderer of ['full-details', 'native-functions']) {
-      const read = all.find((c) => c.key === `mini/read-sheet-zh|${renderer}|${PROVIDER}|0`) as CaseRecord;
-      expect(grade(read, 'correct-arguments')?.reason, renderer).toContain(
-        `called read_data_from_excel with arguments of read_data_from_excel ${TOO_DEEP}`,
-      );
-    }
+    for (const provider of PROVIDERS)
+      for (const renderer of ['full-details', 'native-functions']) {
+        const read = all.find((c) => c.key === `mini/read-sheet-zh|${renderer}|${provider}|0`) as CaseRecord;
+        expect(grade(read, 'correct-arguments')?.reason, `${renderer} ${provider}`).toContain(
+          `called read_data_from_excel with arguments of read_data_from_excel ${TOO_DEEP}`,
+        );
+      }
+    const ollamaNative = all.find((c) => c.key === `mini/read-sheet-zh|native-functions|${PROVIDERS[1]}|0`);
+    // kept as an object ~250 levels deep (redaction keeps what lies below as JSON text): deeper than a grader walks
+    expect(depthExceeds(ollamaNative?.transcript.turns[0]?.response.toolCalls[0]?.arguments, 200)).toBe(true);
     expect(readFileSync(join(dir, 'cassettes.jsonl'), 'utf8')).toContain(JSON.stringify(DEEP).slice(1, 1000));
 
-    // An interrupted run, as a provider that sends arguments as an object (Ollama, Anthropic) logs it: the native
-    // call's arguments are the deep value itself; the footer and the cases after the deep ones are gone.
+    // An interrupted run: the footer and the cases after the deep ones are gone. The log holds the deep value as an
+    // object (the Ollama call's arguments) and as a string (the OpenAI-compatible call's, repeated in its wire
+    // bodies: written once, packing rule d).
     const log = join(dir, 'run.jsonl');
     const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean);
     // by the case's name: a packed record holds no `key` (docs/run-log.md)
     const isDeep = (l: string) => l.includes('"type":"case"') && l.includes('"case":"read-sheet-zh"');
-    const kept = lines
-      .filter((l) => l.includes('"type":"header"') || l.startsWith('{"type":"blob"') || isDeep(l))
-      .map((l) => l.replaceAll(`"arguments":${JSON.stringify(DEEP)}`, `"arguments":${DEEP}`));
-    expect(kept.some((l) => l.includes(`"arguments":${DEEP}`))).toBe(true);
+    const kept = lines.filter((l) => l.includes('"type":"header"') || l.startsWith('{"type":"blob"') || isDeep(l));
+    expect(kept.filter(isDeep)).toHaveLength(4);
+    expect(kept.some((l) => l.includes(`"arguments":${'{"a":'.repeat(200)}`))).toBe(true);
+    expect(kept.some((l) => l.includes(`"arguments":${JSON.stringify(DEEP)}`))).toBe(true);
     writeFileSync(log, `${kept.join('\n')}\n`);
     const resumed = await runCli(['eval', '--resume', dir, '-q']);
     expect(resumed.stderr).not.toContain('internal error');
     expect(resumed.code, resumed.stderr).toBe(0);
     const after = readRecords(log);
-    expect(after.filter((r) => r.type === 'case')).toHaveLength(6);
-    expect(after.at(-1) as RunFooter).toMatchObject({ type: 'footer', interrupted: false, completed: 6 });
+    expect(after.filter((r) => r.type === 'case')).toHaveLength(12);
+    expect(after.at(-1) as RunFooter).toMatchObject({ type: 'footer', interrupted: false, completed: 12 });
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
     expect(reportText(html)).toContain(TOO_DEEP); // in the page's compressed case details
     // the deep value is in the drill-down, indented only so far: not megabytes of spaces

@@ -1,22 +1,23 @@
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunJson } from '../src/report/json.js';
-import { ROOT, runCli, runDirFrom } from './cli-helpers.js';
+import { ROOT, runDirFrom } from './cli-helpers.js';
+import { runCliWithEnv } from './fixtures/providers-mock/mock-run.js';
 import { bernoulliSuite } from './helpers/bernoulli-provider.js';
+import { useTempDirs } from './helpers/temp-dirs.js';
 
 // The gate's false-alarm rate under repeats, through the real CLI: a provider plugin answers each case correctly with
-// the case's probability (tests/helpers/bernoulli-model.ts), and for each k an eval with seed 1 is the baseline of an
-// eval with seed 2 of the same config (an A/A pair), with `maxRegression: 0` so that only the test decides. Each run
+// the case's probability (tests/helpers/bernoulli-model.ts), and for each k an eval is the baseline of a second eval of
+// the same config (an A/A pair: the same config hash, the same seed), whose model draws other answers (its randomness,
+// like a real model's, is outside the config: TG_BERNOULLI_DRAW), with `maxRegression: 0` so that only the test decides. Each run
 // has CELLS independent cells (one provider entry per cell, each its own random stream), so one pair of runs gives
 // CELLS comparisons. Counted as net trials in McNemar's test, repeats made 10-25% of these cells "significant" at
 // k = 10; the paired sign-flip test keeps every k at or under alpha, within binomial error.
 const CASES = 30;
 const CELLS = 30;
 const ALPHA = 0.05;
-const dir = mkdtempSync(join(tmpdir(), 'tg-gate-aa-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = useTempDirs()('tg-gate-aa-');
 
 const PLUGIN = join(ROOT, 'tests', 'helpers', 'bernoulli-provider.ts');
 
@@ -55,17 +56,17 @@ describe('the gate under repeats (A/A through the real CLI)', () => {
           gate: { maxInfraErrorRate: 0, baseline: `baseline-${k}.json`, alpha: ALPHA, maxRegression: 0 },
         }),
       );
-      const first = await runCli(['eval', '-c', config, '--seed', '1', '-q']);
+      const first = await runCliWithEnv(['eval', '-c', config, '-q'], { TG_BERNOULLI_DRAW: '1' });
       expect(first.code, first.stderr).toBe(0);
       expect(first.stderr).toContain('gate: no baseline');
       copyFileSync(join(runDirFrom(first.stderr), 'run.json'), join(dir, `baseline-${k}.json`));
 
-      const second = await runCli(['eval', '-c', config, '--seed', '2', '-q']);
+      const second = await runCliWithEnv(['eval', '-c', config, '-q'], { TG_BERNOULLI_DRAW: '2' });
       const runDir = runDirFrom(second.stderr);
       const run = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as RunJson;
       const cells = run.comparison?.cells ?? [];
       expect(cells).toHaveLength(CELLS);
-      // the seeds drew different answers: the runs differ case by case
+      // the two draws gave different answers: the runs differ case by case
       expect(cells.reduce((s, c) => s + c.casesWorse + c.casesBetter, 0)).toBeGreaterThan(CELLS);
       counts[k] = cells.filter((c) => c.p < ALPHA).length;
       expect(counts[k], `k=${k}: ${counts[k]} of ${CELLS} cells significant`).toBeLessThanOrEqual(upper(CELLS, ALPHA));

@@ -25,12 +25,32 @@ export function provider() {
     async generate(request) {
       const prompt = request.messages[0].content;
       if (prompt.includes('explode')) {
-        throw new Error('=HYPERLINK("http://evil.example","click") \u001b]0;PWNED\u0007\u001b[2K\rgate: passed\n# Fake heading <img src=x onerror=alert(1)>\u0000');
+        throw new Error('=HYPERLINK("http://evil.example","click") \u001b]0;PWNED\u0007\u001b[2K\rgate: passed\n# Fake heading <img src=x onerror=alert(1)>\u0000 \u009b31m \u202eexe.txt cc @octocat @org/team');
       }
       const text = request.messages.length > 1
         ? 'Done. \u001b[2K\rgate: passed'
         : '\u001b]0;REPLY\u0007<tool_call>{"name": "<img src=x onerror=alert(1)>\\n# Heading | cell |", "arguments": {"q": "=HYPERLINK(\\"http://evil.example\\",\\"x\\")"}}</tool_call>';
       return { text, toolCalls: [], finishReason: 'stop', latencyMs: 0, raw: { request: {}, response: { text } } };
+    },
+  };
+}
+`;
+
+/**
+ * A provider that makes Node speak for itself: a warning with escape sequences, then an exception thrown from a timer
+ * whose value cannot even be turned into text (its toString throws an error full of escape sequences).
+ */
+const NODE_PROVIDER = String.raw`
+export function provider() {
+  return {
+    id: 'node-own',
+    kind: 'sim',
+    simulated: true,
+    async generate() {
+      process.emitWarning('careful \u001b]0;WARNED\u0007\u001b[2K\rgate: passed');
+      const hostile = { toString() { throw new Error('\u001b]0;PWNED\u0007\u001b[2K\rgate: passed'); } };
+      setTimeout(() => { throw hostile; });
+      return new Promise(() => {});
     },
   };
 }
@@ -72,6 +92,8 @@ function writeProject(root: string, suite: string): void {
   writeFileSync(join(root, 'toolgauge.config.yaml'), CONFIG);
   writeFileSync(join(root, 'broken-provider.mjs'), BROKEN_PROVIDER);
   writeFileSync(join(root, 'broken.config.yaml'), CONFIG.replace('./hostile-provider.mjs', './broken-provider.mjs'));
+  writeFileSync(join(root, 'node-provider.mjs'), NODE_PROVIDER);
+  writeFileSync(join(root, 'node.config.yaml'), CONFIG.replace('./hostile-provider.mjs', './node-provider.mjs'));
 }
 
 /** What a terminal would act on: ESC, BEL, CR, NUL and the C1 CSI. */
@@ -82,6 +104,7 @@ let render: CliResult;
 let parsed: CliResult;
 let refresh: CliResult;
 let broken: CliResult;
+let nodeOwn: CliResult;
 let runDir: string;
 const stepSummary = join(dir, 'step-summary.md');
 const p = join(dir, 'p');
@@ -96,12 +119,13 @@ beforeAll(async () => {
     `${ESC}]0;X\u0007<tool_call>{"name":"lookup\\u001b[2K\\r","arguments":{"q":"a\\u0000b"}}</tool_call>\r\ngate: passed`,
   );
   writeProject(nested, SUITE.replace(/^name: .*$/m, 'name: ../../PWNED'));
-  [run, render, parsed, refresh, broken] = await Promise.all([
+  [run, render, parsed, refresh, broken, nodeOwn] = await Promise.all([
     runCliAnywhere(['eval', '-c', 'toolgauge.config.yaml'], p, { GITHUB_STEP_SUMMARY: stepSummary }),
     runCliAnywhere(['render', '--suite', 'hostile.yaml', '--case', 'ask', '--renderer', 'full-details'], p),
     runCliAnywhere(['parse', 'reply.txt', '--suite', 'hostile.yaml', '--case', 'ask'], p),
     runCliAnywhere(['schemas', 'refresh'], nested),
     runCliAnywhere(['eval', '-c', 'broken.config.yaml'], p),
+    runCliAnywhere(['eval', '-c', 'node.config.yaml', '--out', 'node-out'], p),
   ]);
   const out = join(p, 'out');
   runDir = join(out, readdirSync(out)[0] ?? '');
@@ -151,7 +175,7 @@ describe('hostile text from a model, a provider and a suite', () => {
     const headings = tokens.flatMap((t, i) => (t.type === 'heading_open' ? [tokens[i + 1]?.content ?? ''] : []));
     for (const h of headings) {
       expect(h).toMatch(
-        /^(toolgauge run |parseable|correct-arguments|markdown-wrapped|continued-after-results|no-call|Strategies per provider|@SUM|First failures|First tool errors|Flaky cases|Regressions against baseline|What this gate can detect|Infrastructure errors|Call shapes)/,
+        /^(toolgauge run |parseable|correct-arguments|markdown-wrapped|continued-after-results|no-call|Strategies per provider|@\u200bSUM|First failures|First tool errors|Flaky cases|Regressions against baseline|What this gate can detect|Infrastructure errors|Call shapes)/,
       );
     }
     expect(headings.some((h) => /Fake heading|^Heading/.test(h))).toBe(false);
@@ -170,7 +194,12 @@ describe('hostile text from a model, a provider and a suite', () => {
     const html = new MarkdownIt({ html: true }).render(md);
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
     expect(html).toContain('evil `x` [y](z.example) _b_ #h $m$ &amp;');
-    expect(html).toContain('@SUM(1+1) &lt;b&gt;bold&lt;/b&gt; *x*');
+    expect(html).toContain('@\u200bSUM(1+1) &lt;b&gt;bold&lt;/b&gt; *x*');
+    // no @mention pings anyone when the summary is posted as a PR comment (a zero-width space after each @)
+    expect(html).toContain('cc @\u200boctocat @\u200borg/team');
+    // (GitHub mentions no one from a code span: only text outside them counts)
+    const prose = all.filter((t) => t.type === 'text').map((t) => t.content);
+    expect(prose.filter((t) => /(?<![\p{L}\p{N}_])@[\p{L}\p{N}]/u.test(t))).toEqual([]);
     // the same text is printed and appended to the GitHub step summary
     expect(run.stdout).toContain(md);
     expect(readFileSync(stepSummary, 'utf8')).toBe(md);
@@ -208,6 +237,21 @@ describe('hostile text from a model, a provider and a suite', () => {
     expect(junit).toContain('FAIL evil `x` [y](z.example) _b_ #h $m$ &amp;amp;/ask correct-arguments:');
     const html = readFileSync(join(runDir, 'report.html'), 'utf8');
     expect(html).not.toMatch(/<img src=x|<b>bold/);
+    // `cat report.html` (or junit.xml) acts on nothing: the error's controls are shown, as on the terminal
+    for (const file of [html, junit])
+      expect(file).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(html).toContain(String.raw`\x1b]0;PWNED\x07\x1b[2K\rgate: passed`);
+  });
+
+  it("Node's own messages pass the printing boundary: a warning, and an exception whose value cannot be shown", () => {
+    expect(nodeOwn.code, nodeOwn.stderr).toBe(3);
+    expect(nodeOwn.stderr).not.toMatch(ACTIVE);
+    expect(nodeOwn.stderr).not.toMatch(/^gate: passed/m);
+    expect(nodeOwn.stderr).toContain(String.raw`Warning: careful \x1b]0;WARNED\x07\x1b[2K\rgate: passed`);
+    expect(nodeOwn.stderr).toContain(
+      'toolgauge: internal error (uncaught exception): a value that cannot be shown (reading it threw)\n',
+    );
+    expect(nodeOwn.stderr).not.toContain('Node.js v');
   });
 
   it('strategies that tie (both at 0%, or both at 100%) mark no best, in report.html and summary.md', () => {

@@ -60,8 +60,10 @@ function finishedCases(config: string): number {
 
 /**
  * Ctrl-C during an eval: the cases in flight finish and no new one starts (exit 130, footer `interrupted`), and no MCP
- * server process it started survives — whether only the CLI gets the signal (`kill <pid>`) or its whole
- * process group does (Ctrl-C in a terminal, which also signals the servers).
+ * server process it started survives — whether only the CLI gets the signal (`kill <pid>`) or its whole process group
+ * does (Ctrl-C in a terminal). The servers lead their own process groups, so a terminal's Ctrl-C does not end them
+ * mid-case; one caught in the instant it is forked, before it has its own group, leaves its case for --resume
+ * (tests/mcp-faults-interrupt.test.ts plays that instant): no case is saved with an error either way.
  */
 describe('no orphan MCP server processes after SIGINT to a running eval (real processes)', () => {
   for (const target of ['cli', 'group'] as const) {

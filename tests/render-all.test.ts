@@ -29,7 +29,7 @@ const PROVIDERS = [
   'openai-compatible:local',
   'sim:oracle',
 ];
-const ENTRIES: { name: string; options?: Record<string, unknown>; protocol: string }[] = [
+const ENTRIES: { name: string; options?: Record<string, unknown>; protocol: string; deferred?: true }[] = [
   { name: 'names-only', protocol: 'xml-tags' },
   { name: 'full-details', protocol: 'xml-tags' },
   { name: 'full-details', options: { noFences: true, protocol: 'json' }, protocol: 'json' },
@@ -37,6 +37,11 @@ const ENTRIES: { name: string; options?: Record<string, unknown>; protocol: stri
   { name: 'native-functions', protocol: 'native' },
   { name: 'cached-schemas', protocol: 'xml-tags' },
   { name: 'cached-schemas', options: { protocol: 'native' }, protocol: 'native' },
+  { name: 'cline-xml', protocol: 'tool-named-xml' },
+  { name: 'hermes', protocol: 'xml-tags' },
+  { name: 'claude-code', protocol: 'native' },
+  { name: 'tool-search', protocol: 'native', deferred: true },
+  { name: 'tool-search', options: { protocol: 'json', method: 'regex' }, protocol: 'json', deferred: true },
 ];
 // Tool names every native API accepts (OpenAI's rule is the strictest of the three).
 const NATIVE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -72,12 +77,21 @@ function problemsOf(
   protocol: string,
   prompt: string,
   tools: { server: string; name: string }[],
+  deferred = false,
 ): string[] {
   const problems: string[] = [];
   if (req.protocol !== protocol) problems.push(`protocol ${req.protocol}, expected ${protocol}`);
   if (!req.system) problems.push('empty system prompt');
   const last = req.messages.at(-1);
   if (last?.role !== 'user' || last.content !== prompt) problems.push('last message is not the case prompt');
+  if (deferred) {
+    // tool search: the first request offers the search tool alone, and says how many tools it holds back
+    if (req.toolSearch?.deferred !== tools.length) problems.push(`toolSearch ${JSON.stringify(req.toolSearch)}`);
+    if (!req.system.includes(`${tools.length} more can be found with`)) problems.push('no deferred-tools note');
+    if (protocol === 'native' && req.tools?.map((t) => t.name).join() !== req.toolSearch?.tool)
+      problems.push('native tools other than the search tool');
+    return problems;
+  }
   if (protocol === 'native') {
     // One native definition per visible tool, under a name the provider's API accepts, routed back to it.
     const rendered = req.tools ?? [];
@@ -136,7 +150,7 @@ describe('toolgauge render works for every bundled suite, case, renderer and pro
               if (!native && k !== rotated && testCase !== suiteCases[k]) continue;
               const where = `${loaded.suite.name}/${testCase.id} ${strategy.label} ${provider.id}`;
               const req = renderCase({ suite: loaded, testCase, live, strategy, provider, schemaDir: work }).rendered;
-              for (const p of problemsOf(req, ENTRIES[i]!.protocol, testCase.prompt, tools))
+              for (const p of problemsOf(req, ENTRIES[i]!.protocol, testCase.prompt, tools, ENTRIES[i]!.deferred))
                 problems.push(`${where}: ${p}`);
               // The printed form (token counting is the slow part: once per suite × strategy × provider).
               if (testCase === suiteCases[k]) {
@@ -195,7 +209,7 @@ describe('toolgauge render works for every bundled suite, case, renderer and pro
           const tools = filterTools(session.catalog.tools, loaded.suite.toolFilter, testCase.tools);
           const where = `${loaded.suite.name}/${testCase.id} ${entry.name} ${provider}`;
           expect(
-            problemsOf(JSON.parse(stdout) as RenderedRequest, entry.protocol, testCase.prompt, tools),
+            problemsOf(JSON.parse(stdout) as RenderedRequest, entry.protocol, testCase.prompt, tools, entry.deferred),
             where,
           ).toEqual([]);
         }

@@ -1,6 +1,7 @@
 /** The soak's end checks on a run folder: every case once, no torn line, no secret, report = log. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { blobHash } from '../../src/run-log/blobs.js';
 import type { CaseRecord, RunFooter, RunHeader } from '../../src/run-log/schema.js';
 
 export interface LogCheck {
@@ -17,7 +18,11 @@ export interface LogCheck {
   errorsByCode: Record<string, number>;
 }
 
-/** Reads run.jsonl line by line; `planned` holds the "case|renderer|repeat" items the soak planned. */
+/**
+ * Reads run.jsonl line by line; `planned` holds the "case|renderer|repeat" items the soak planned. Blob lines (format
+ * 2: a text stored once, docs/run-log.md) may come anywhere between the header and the footer and must hold the text
+ * their hash names; a packed case record keeps its case, renderer, repeat and error (only derived fields are left out).
+ */
 export function checkLog(file: string, planned: ReadonlySet<string>): LogCheck {
   const lines = readFileSync(file, 'utf8').split('\n');
   if (lines.at(-1) === '') lines.pop();
@@ -37,6 +42,10 @@ export function checkLog(file: string, planned: ReadonlySet<string>): LogCheck {
     } else if (rec.type === 'footer') {
       if (i === lines.length - 1) out.footer = rec as RunFooter;
       else out.torn.push(`line ${i + 1}: a footer before the last line`);
+    } else if (rec.type === 'blob') {
+      const blob = rec as { hash?: unknown; text?: unknown };
+      if (i === 0 || typeof blob.text !== 'string' || blob.hash !== blobHash(blob.text))
+        out.torn.push(`line ${i + 1}: a blob line that is misplaced or does not hold the text its hash names`);
     } else if (rec.type === 'case') {
       const c = rec as CaseRecord;
       out.cases.push(c);

@@ -1,4 +1,5 @@
 import { protocolOfPrompt } from '../../renderers/parts/call-protocol.js';
+import { toolSearchOfPrompt } from '../../renderers/tool-search.js';
 import type { ModelRequest, Oracle, Protocol } from '../../src/contracts/model.js';
 import type { Provider } from '../../src/contracts/provider.js';
 import type { MockReply, NeutralRequest, Responder } from './types.js';
@@ -62,7 +63,10 @@ export function protocolOfRequest(request: Pick<NeutralRequest, 'system' | 'tool
 
 /** The neutral view as a ModelRequest, so any Provider (e.g. a simulated persona) can answer over the wire. */
 export function toModelRequest(request: NeutralRequest): ModelRequest {
+  // a tool-search prompt says so in its text: a persona behind the wire searches as it would in process
+  const toolSearch = toolSearchOfPrompt(request.system, request.tools);
   return {
+    ...(toolSearch ? { toolSearch } : {}),
     system: request.system,
     messages: request.messages,
     tools: request.tools.map((t) => ({ ...t, target: { server: 'llm-mock', tool: t.name } })),

@@ -6,11 +6,11 @@ import { personas, simFactory } from './index.js';
 describe('simFactory', () => {
   it('creates every persona as a simulated provider', () => {
     expect(simFactory.prefix).toBe('sim');
-    for (const name of ['oracle', 'guesser', 'fence-wrapper', 'stopper', 'noisy', 'detour']) {
+    for (const name of ['oracle', 'guesser', 'fence-wrapper', 'stopper', 'noisy', 'selector', 'detour']) {
       const p = simFactory.create(name, {}, { env: {} });
       expect(p).toMatchObject({ id: `sim:${name}`, kind: 'sim', simulated: true });
     }
-    expect(Object.keys(personas)).toHaveLength(6);
+    expect(Object.keys(personas)).toHaveLength(7);
   });
 
   it('rejects an unknown persona with UNKNOWN_PROVIDER, listing the valid ones', () => {
@@ -21,7 +21,7 @@ describe('simFactory', () => {
       expect(e).toBeInstanceOf(ToolgaugeError);
       expect((e as ToolgaugeError).code).toBe('UNKNOWN_PROVIDER');
       expect((e as Error).message).toContain(
-        'sim:oracle, sim:guesser, sim:fence-wrapper, sim:stopper, sim:noisy, sim:detour',
+        'sim:oracle, sim:guesser, sim:fence-wrapper, sim:stopper, sim:noisy, sim:selector, sim:detour',
       );
     }
     expect(() => simFactory.create('toString', {}, { env: {} })).toThrow(ToolgaugeError);

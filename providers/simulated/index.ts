@@ -6,6 +6,7 @@ import { guesser } from './guesser.js';
 import { noisy } from './noisy.js';
 import { oracle } from './oracle.js';
 import { toResponse } from './reply-writer.js';
+import { selector } from './selector.js';
 import { stopper } from './stopper.js';
 import type { Persona } from './types.js';
 
@@ -18,6 +19,7 @@ export const personas = {
   'fence-wrapper': fenceWrapper,
   stopper,
   noisy,
+  selector,
   detour,
 } satisfies Record<string, Persona>;
 

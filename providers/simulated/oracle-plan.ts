@@ -11,7 +11,9 @@ export type TurnPlan =
   /** The case expects no call (irrelevance). */
   | { kind: 'no-call' }
   /** The needed tool is not in the request: the model cannot call what it was not shown. */
-  | { kind: 'not-revealed'; tool: string };
+  | { kind: 'not-revealed'; tool: string }
+  /** The needed tool is not loaded, but the request offers a search: search for it. */
+  | { kind: 'search'; call: SimCall };
 
 export interface PlannedCall extends SimCall {
   expected: ExpectedCall;
@@ -48,9 +50,44 @@ export function planTurn(view: RequestView): TurnPlan {
     return view.afterResults ? { kind: 'answer' } : { kind: 'no-call' };
   const remaining = expected.slice(view.results.length);
   if (remaining.length === 0) return { kind: 'answer' };
-  const candidates = oracle.order === 'sequence' ? remaining.slice(0, 1) : remaining;
+  // one call per turn when the case wants them in order, and as many as the agent runs in one message
+  const perTurn = oracle.order === 'sequence' ? 1 : (view.request.maxCallsPerTurn ?? remaining.length);
+  const candidates = remaining.slice(0, perTurn);
   const calls = candidates.map((c) => planned(view, c)).filter((c): c is PlannedCall => c !== null);
+  const hidden = candidates.find((c) => view.callName(c.tool) === null);
+  // a model that can search finds every tool it needs before calling: a few tries per tool
+  const tries = view.searchesSinceResult;
+  if (hidden && view.searchTool && tries < MAX_SEARCHES * candidates.length) {
+    return { kind: 'search', call: searchCall(view, hidden.tool, tries % MAX_SEARCHES) };
+  }
   if (calls.length > 0) return { kind: 'calls', calls };
   if (view.afterResults) return { kind: 'answer' };
   return { kind: 'not-revealed', tool: candidates[0]?.tool ?? '' };
+}
+
+/** Searches a persona makes for one tool before it gives up on finding it. */
+export const MAX_SEARCHES = 2;
+
+/**
+ * What a persona searches for a tool it needs, as a model would put it: the words of the tool's name first (a model
+ * guesses `read data excel` from the task), then the first words of its description when the catalog gives one. For
+ * a regex search, two words of the name joined by `.*`, then its last word.
+ */
+export function searchQuery(view: RequestView, tool: string, attempt: number): string {
+  const nameWords = tool.split(/[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])/).filter((w) => w.length > 1);
+  if (view.request.toolSearch?.method === 'regex') {
+    const first = nameWords[0] ?? tool;
+    const last = nameWords.at(-1) ?? tool;
+    return attempt === 0 && first !== last ? `${first}.*${last}` : last;
+  }
+  if (attempt === 0) return nameWords.join(' ').toLowerCase();
+  const description = view.request.oracle?.catalog?.find((t) => t.name === tool)?.description ?? '';
+  return description.split(/\s+/).slice(0, 8).join(' ') || nameWords.join(' ');
+}
+
+function searchCall(view: RequestView, tool: string, attempt: number): SimCall {
+  const spec = view.request.toolSearch;
+  const name = spec?.tool ?? 'tool_search';
+  const param = spec?.method === 'regex' ? 'pattern' : 'query';
+  return { tool: name, name, args: { [param]: searchQuery(view, tool, attempt) } };
 }

@@ -46,5 +46,7 @@ export function speak(
       return { text: proseAnswer(view, 'no-call', mentions), toolCalls: [] };
     case 'not-revealed':
       return { text: proseAnswer(view, 'not-revealed'), toolCalls: [] };
+    case 'search':
+      return writeCalls([plan.call], view.protocol, { idOffset: nativeCallsSoFar(view.request), ...opts.write });
   }
 }

@@ -25,6 +25,8 @@ export function fenceKindsFor(protocol: Protocol): FenceKind[] {
       return ['json', 'tool_call'];
     case 'python-call':
       return ['python', 'tool_call'];
+    case 'tool-named-xml':
+      return ['xml'];
     case 'native':
       return [];
   }
@@ -45,6 +47,14 @@ export function pythonLiteral(value: unknown): string {
     return `{${entries.join(', ')}}`;
   }
   return JSON.stringify(String(value));
+}
+
+/** Cline-style: the tool's element holding one element per parameter (a string as written, anything else as JSON). */
+function toolNamedXml(call: SimCall): string {
+  const params = Object.entries(call.args).map(
+    ([k, v]) => `<${k}>${typeof v === 'string' ? v : JSON.stringify(v)}</${k}>`,
+  );
+  return [`<${call.name}>`, ...params, `</${call.name}>`].join('\n');
 }
 
 function jsonCall(call: SimCall): string {
@@ -85,6 +95,14 @@ function body(calls: SimCall[], protocol: Protocol, malformed: boolean): string 
       const text = `[${calls.map(pythonCall).join(', ')}]`;
       return malformed ? breakSyntax(text, protocol) : text;
     }
+    case 'tool-named-xml':
+      return calls
+        .map((c, i) => {
+          const text = toolNamedXml(c);
+          // cut short before the tool's closing tag, as a reply that ran out would be
+          return malformed && i === 0 ? text.slice(0, text.lastIndexOf('\n')) : text;
+        })
+        .join('\n\n');
     case 'native':
       return '';
   }
@@ -124,9 +142,21 @@ function estimateTokens(chars: number): number {
   return Math.ceil(chars / 4);
 }
 
+/**
+ * The JSON length of a request's tool list, by the list's identity: every turn and case of a strategy sends the same
+ * list, and a catalog with distractors is a hundred tools. A WeakMap frees with the list; a length never changes.
+ */
+const toolsChars = new WeakMap<object, number>();
+
 function inputChars(request: ModelRequest): number {
   const messages = request.messages.reduce((n, m) => n + m.content.length, 0);
-  return request.system.length + messages + (request.tools ? JSON.stringify(request.tools).length : 0);
+  let tools = 0;
+  if (request.tools) {
+    const known = toolsChars.get(request.tools);
+    tools = known ?? JSON.stringify(request.tools).length;
+    if (known === undefined) toolsChars.set(request.tools, tools);
+  }
+  return request.system.length + messages + tools;
 }
 
 /** Cuts the text at the first stop sequence (excluded), as real APIs do. */

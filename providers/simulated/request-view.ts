@@ -15,12 +15,18 @@ export interface RequestView {
   chinese: boolean;
   forbidsFences: boolean;
   afterResults: boolean;
-  /** Results of the latest batch (empty before any call). */
+  /** Results of the latest batch (empty before any call). Searches (a tool-search request's) are not results. */
   latest: FedResult[];
-  /** Every result fed back since the latest user message (all of them, in a one-message case). */
+  /** Every result fed back since the latest user message (all of them, in a one-message case), searches aside. */
   results: FedResult[];
-  /** Every result fed back in the whole conversation. */
+  /** Every result fed back in the whole conversation, searches aside. */
   allResults: FedResult[];
+  /** The request's search tool (a tool-search strategy), if any. */
+  searchTool: string | undefined;
+  /** What the searches made so far in the whole conversation returned, in order (what they loaded stays loaded). */
+  searches: FedResult[];
+  /** Searches since the last tool result or user message: the tries spent on the tool needed now. */
+  searchesSinceResult: number;
   /** The name to call `tool` by, or null when the request does not reveal the tool. */
   callName(tool: string): string | null;
   /** Whether the request reveals the parameter name `param` of `tool`. */
@@ -91,10 +97,35 @@ class LazyRequestView implements RequestView {
   private resultsMemo: FedResult[] | undefined;
   private allResultsMemo: FedResult[] | undefined;
 
+  readonly searchTool: string | undefined;
+  private searchesMemo: FedResult[] | undefined;
+
   constructor(readonly request: ModelRequest) {
     this.protocol = request.protocol;
     this.prompt = request.messages.find((m) => m.role === 'user')?.content ?? '';
-    this.afterResults = isAfterResults(request.messages);
+    this.searchTool = request.toolSearch?.tool;
+    // a search's result is not a tool's: after one, the model goes on to call what it found
+    this.afterResults = this.searchTool ? this.latest.length > 0 : isAfterResults(request.messages);
+  }
+
+  private allMemo: FedResult[] | undefined;
+
+  /** Every result fed back, searches included, read once per view. */
+  private get all(): FedResult[] {
+    this.allMemo ??= allResults(this.request.messages);
+    return this.allMemo;
+  }
+
+  get searchesSinceResult(): number {
+    if (!this.searchTool) return 0;
+    let n = 0;
+    for (const r of allResults(this.request.messages, true)) n = r.name === this.searchTool ? n + 1 : 0;
+    return n;
+  }
+
+  get searches(): FedResult[] {
+    this.searchesMemo ??= this.searchTool ? this.all.filter((r) => r.name === this.searchTool) : [];
+    return this.searchesMemo;
   }
 
   get chinese(): boolean {
@@ -108,31 +139,41 @@ class LazyRequestView implements RequestView {
   }
 
   get latest(): FedResult[] {
-    this.latestMemo ??= latestResults(this.request.messages);
+    this.latestMemo ??= this.withoutSearches(latestResults(this.request.messages));
     return this.latestMemo;
   }
 
   get results(): FedResult[] {
-    this.resultsMemo ??= allResults(this.request.messages, true);
+    this.resultsMemo ??= this.withoutSearches(allResults(this.request.messages, true));
     return this.resultsMemo;
   }
 
   get allResults(): FedResult[] {
-    this.allResultsMemo ??= allResults(this.request.messages);
+    this.allResultsMemo ??= this.withoutSearches(this.all);
     return this.allResultsMemo;
+  }
+
+  private withoutSearches(results: FedResult[]): FedResult[] {
+    return this.searchTool ? results.filter((r) => r.name !== this.searchTool) : results;
   }
 
   callName(tool: string): string | null {
     const rendered = findRendered(this.request.tools, tool);
     if (rendered) return rendered.name;
-    // A native call must name a function the API was given; text protocols only need the name in the prompt.
+    // A native call must name a function the API was given; text protocols only need the name in the prompt (or, for
+    // a tool a search found, in the search's result).
     if (this.request.protocol === 'native') return null;
+    if (this.searchTool) {
+      // behind a search, a tool is callable once defined (eager, or in a search's result), not when merely mentioned
+      const defined = (text: string) => text.includes(`## ${tool}\n`);
+      return defined(this.request.system) || this.searches.some((r) => defined(r.content)) ? tool : null;
+    }
     return mentions(this.request.system, tool) ? tool : null;
   }
 
   paramRevealed(tool: string, param: string): boolean {
     if (schemaParams(findRendered(this.request.tools, tool)).includes(param)) return true;
-    return mentions(this.request.system, param);
+    return mentions(this.request.system, param) || this.searches.some((r) => mentions(r.content, param));
   }
 }
 

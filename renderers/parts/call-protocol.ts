@@ -1,7 +1,7 @@
 /** The text protocols: how a model writes a call inside its reply (see the shared call/feedback conventions). */
-export type TextProtocol = 'xml-tags' | 'json' | 'python-call';
+export type TextProtocol = 'xml-tags' | 'json' | 'python-call' | 'tool-named-xml';
 
-export const TEXT_PROTOCOLS: readonly TextProtocol[] = ['xml-tags', 'json', 'python-call'];
+export const TEXT_PROTOCOLS: readonly TextProtocol[] = ['xml-tags', 'json', 'python-call', 'tool-named-xml'];
 
 /** A call written in the protocol's syntax, exactly as the runner's parser expects it. */
 export function formatCall(protocol: TextProtocol, name: string, args: Record<string, unknown>): string {
@@ -12,7 +12,18 @@ export function formatCall(protocol: TextProtocol, name: string, args: Record<st
       return JSON.stringify({ name, arguments: args });
     case 'python-call':
       return `[${pythonCall(name, args)}]`;
+    case 'tool-named-xml':
+      return toolNamedXml(name, args);
   }
+}
+
+/**
+ * `<name>\n<param>value</param>\n</name>`: the tool's element holding one element per parameter; a string value as
+ * written, any other as JSON (the tool's schema tells the parser how to read it back).
+ */
+export function toolNamedXml(name: string, args: Record<string, unknown>): string {
+  const params = Object.entries(args).map(([k, v]) => `<${k}>${typeof v === 'string' ? v : JSON.stringify(v)}</${k}>`);
+  return [`<${name}>`, ...params, `</${name}>`].join('\n');
 }
 
 /** `func(x=1, y="s", z=True)`: keyword arguments as Python literals (BFCL prompt mode). */
@@ -45,6 +56,8 @@ function noFencesRule(protocol: TextProtocol): string {
       return '**CRITICAL:** Do NOT wrap the JSON in markdown code blocks (``` or ```json). Output the JSON object directly!';
     case 'python-call':
       return '**CRITICAL:** Do NOT wrap the call list in markdown code blocks (``` or ```python). Output the list directly!';
+    case 'tool-named-xml':
+      return '**CRITICAL:** Do NOT wrap the tool element in markdown code blocks (``` or ```xml). Output the XML directly!';
   }
 }
 
@@ -58,6 +71,8 @@ const INTRO: Readonly<Record<TextProtocol, string>> = {
     'When you need a tool, write a <tool_call> tag holding a JSON object with the tool "name" and its "arguments":',
   json: 'When you need a tool, reply with only a JSON object with the tool "name" and its "arguments", and no other text:',
   'python-call': 'When you need a tool, reply with only a list of function calls in this format, and no other text:',
+  'tool-named-xml':
+    'When you need a tool, write an XML element named after the tool, holding one element per parameter with its value:',
 };
 
 /**
@@ -99,6 +114,15 @@ export function protocolSection(protocol: TextProtocol, options: { noFences?: bo
         '',
         `For example: ${example}`,
         '- Write strings in double quotes and booleans as True/False.',
+      );
+      break;
+    case 'tool-named-xml':
+      lines.push(
+        '',
+        example,
+        '',
+        '- Write a value as plain text; a list or an object as JSON.',
+        '- Leave out an optional parameter rather than writing an empty element.',
       );
       break;
   }

@@ -4,6 +4,7 @@ import type { Suite, SuiteCase } from '../contracts/suite.js';
 type SuiteView = Pick<Suite, 'name' | 'toolFilter'>;
 
 import type { Catalog, ToolDef } from '../contracts/tool.js';
+import { applyVariant, type ResolvedVariant, type VariantView } from '../presentation/apply-variant.js';
 import { hashOf } from '../util/canonical-json.js';
 import { filterTools } from '../util/tool-filter.js';
 import { diffCatalogs, hasDrift, readSchemaCache, schemaCachePath } from './schema-cache.js';
@@ -38,6 +39,35 @@ export class CatalogMemo {
   private readonly files = new Map<string, { cached: Catalog; withDrift: WeakMap<ToolDef[], Catalog> }>();
   /** The case catalogs by (base catalog, filtered tools). */
   private readonly views = new WeakMap<Catalog, WeakMap<ToolDef[], Catalog>>();
+  /** Case catalogs under a variant, by (case catalog, variant). */
+  private readonly variants = new WeakMap<Catalog, WeakMap<ResolvedVariant, VariantView>>();
+  /** The names and descriptions of a case catalog's tools (what a simulated persona may confuse), by catalog. */
+  private readonly summaries = new WeakMap<Catalog, { name: string; description: string }[]>();
+  /** The tool names of a suite's whole catalog (distractors never take one), by its tool list. */
+  private readonly names = new WeakMap<ToolDef[], ReadonlySet<string>>();
+
+  /**
+   * `catalog` (a case's, filtered) under `variant`, once per pair: the cases that see the same tools get the same
+   * catalog object, which the run's prepared renderers are keyed by. `suite` is the suite's whole live catalog.
+   */
+  variant(catalog: Catalog, variant: ResolvedVariant, suite: Catalog): VariantView {
+    let byVariant = this.variants.get(catalog);
+    if (!byVariant) {
+      byVariant = new WeakMap();
+      this.variants.set(catalog, byVariant);
+    }
+    let view = byVariant.get(variant);
+    if (!view) {
+      let names = this.names.get(suite.tools);
+      if (!names) {
+        names = new Set(suite.tools.map((t) => t.name));
+        this.names.set(suite.tools, names);
+      }
+      view = applyVariant(catalog, variant, names);
+      byVariant.set(variant, view);
+    }
+    return view;
+  }
 
   /** The schema cache of `suite`, read once, with its drift against `live` when there is any. */
   cached(schemaDir: string, suite: string, live: Catalog): Catalog {
@@ -54,6 +84,16 @@ export class CatalogMemo {
       entry.withDrift.set(live.tools, catalog);
     }
     return catalog;
+  }
+
+  /** Each tool's name and description (or title) as `catalog` shows them, once per catalog. */
+  summary(catalog: Catalog): { name: string; description: string }[] {
+    let out = this.summaries.get(catalog);
+    if (!out) {
+      out = catalog.tools.map((t) => ({ name: t.name, description: t.description ?? t.title ?? '' }));
+      this.summaries.set(catalog, out);
+    }
+    return out;
   }
 
   /** `base` narrowed to `tools`, hashed; the same object for the same pair. */

@@ -95,6 +95,13 @@ export async function connectServer(
     healthy = false;
     // A cancelled request rejects with a "timeout" McpError wrapping the reason: the reason is the truth.
     if (!inProcess && cancel?.signal.aborted) return cancel.signal.reason as unknown;
+    if (stdio?.endedBy) {
+      return new ToolgaugeError(
+        'SERVER_INTERRUPTED',
+        `MCP server '${name}' was ended by ${stdio.endedBy} during ${what}, a signal toolgauge did not send (a Ctrl-C that reached it as it started, or a kill)`,
+        { server: name, tool: what, signal: stdio.endedBy },
+      );
+    }
     if (stdio?.overLimit) {
       // An infrastructure error (not the model's), named for what happened, with the limit in its message
       return new ToolgaugeError(

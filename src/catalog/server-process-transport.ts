@@ -59,6 +59,9 @@ function installExitHooks(): void {
   }
 }
 
+/** Signals that ask a process to end (a terminal's Ctrl-C, hang-up or quit; a kill): not a crash of the server. */
+const ENDING_SIGNALS: ReadonlySet<string> = new Set(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']);
+
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
 /**
@@ -75,6 +78,11 @@ export class ServerProcessTransport implements Transport {
   readonly stderr = new PassThrough();
   /** The server sent a message over MAX_MESSAGE_BYTES: it was dropped and the connection closed. */
   overLimit = false;
+  /**
+   * The signal that ended the server when toolgauge did not send it: a terminal's Ctrl-C that reached it while it was
+   * being started (a new process joins its own group only once forked), a `kill` from outside.
+   */
+  endedBy: NodeJS.Signals | undefined;
   private child: ChildProcess | undefined;
   private closing: Promise<void> | undefined;
   private readonly buffer = new ReadBuffer({ maxBufferSize: MAX_MESSAGE_BYTES });
@@ -106,7 +114,8 @@ export class ServerProcessTransport implements Transport {
         resolve();
       });
       // The leader is gone: whatever it left running in its group goes too.
-      child.once('exit', () => {
+      child.once('exit', (_code, signal) => {
+        if (signal && ENDING_SIGNALS.has(signal) && !this.closing) this.endedBy = signal;
         liveServers.delete(child);
         signalServer(child, 'SIGKILL');
         if (GROUPS && child.pid !== undefined) forgetGroup(child.pid);

@@ -11,6 +11,7 @@ import { suiteHashes } from '../config/suite-hash.js';
 import type { Grader } from '../contracts/grade.js';
 import { ToolgaugeError } from '../errors.js';
 import { finishRun } from '../gate/finish-run.js';
+import { VariantCheck } from '../plugins/check-variants.js';
 import {
   type ProviderSlot,
   resolveGraders,
@@ -18,6 +19,7 @@ import {
   resolveStrategies,
   type Strategy,
 } from '../plugins/index.js';
+import { strategyHeader } from '../plugins/strategy-header.js';
 import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
 import { resolveReporters } from '../report/reporter-registry.js';
 import { RunReporters } from '../report/run-reporters.js';
@@ -109,7 +111,10 @@ async function evalIn(flags: EvalFlags, undo: (() => void)[]): Promise<EvalOutco
   const caseFilter = narrowed ? { globs: flags.filter ?? [], tags: flags.tag ?? [] } : resumed?.header.caseFilter;
   const allSuites = loadSuites(loaded);
   const suites = selectCases(allSuites, caseFilter ?? { globs: [], tags: [] });
-  const strategies = await resolveStrategies(config.renderers, loaded.dir, loaded.origin.renderers);
+  const strategies = await resolveStrategies(config.renderers, loaded.dir, loaded.origin.renderers, {
+    list: config.variants ?? [],
+    where: loaded.origin.variants ?? ((i) => `${displayPath(loaded.file)}: variants[${i}]`),
+  });
   // A replayed run answers every request from cassettes and calls no provider, so it needs no API key; every other
   // mode may call one, and a missing key stays an error before anything runs.
   const makeProviders = () => resolveProviders(config.providers, loaded.dir, loaded.origin.providers);
@@ -126,7 +131,13 @@ async function evalIn(flags: EvalFlags, undo: (() => void)[]): Promise<EvalOutco
   // that does not start in time there is not started again by the run (its cases become infrastructure errors at
   // once), and a slow start is announced on stderr rather than waited for in silence.
   const starts: PoolOptions = { stalled: new Map(), notify: (line) => process.stderr.write(`${line}\n`) };
-  await checkListedExpectations(suites, { waitMs: config.timeouts.serverStartMs, pool: starts });
+  const variants = new VariantCheck(strategies);
+  await checkListedExpectations(suites, {
+    waitMs: config.timeouts.serverStartMs,
+    pool: starts,
+    onListed: (s, tools) => variants.suite(s, tools),
+  });
+  variants.done(suites.length);
 
   const runId = resumed?.header.runId ?? newRunId();
   const runDir = resumed ? resolve(flags.resume!) : resolve(loaded.dir, config.out, runId);
@@ -154,7 +165,7 @@ async function evalIn(flags: EvalFlags, undo: (() => void)[]): Promise<EvalOutco
 
   const progress = new Progress(total, process.stderr, flags.quiet);
   const matrix = `${suites.length} suite(s) × ${strategies.length} renderer(s) × ${providers.length} provider(s) × ${config.repeats} repeat(s)`;
-  const full = planSize(suites, strategies.length, providers.length, config.repeats);
+  const full = planSize(suites, strategies, providers, config.repeats);
   // a shard or a replay runs part of the plan: the count says which part, the matrix what it is part of
   const part = [shard ? `shard ${shard.index}/${shard.count}` : '', flags.subset ?? ''].filter(Boolean).join(', ');
   const what =
@@ -233,8 +244,7 @@ function planned(
   providers: ProviderSlot[],
   repeats: number,
 ): { include: ((item: PlanItem) => boolean) | undefined; total: number } {
-  if (!shard && !onlyKeys)
-    return { include: undefined, total: planSize(suites, strategies.length, providers.length, repeats) };
+  if (!shard && !onlyKeys) return { include: undefined, total: planSize(suites, strategies, providers, repeats) };
   const include = (item: PlanItem) =>
     (!shard || inShard(shard, item.suite.suite.name, item.case.id)) && (onlyKeys?.has(item.key) ?? true);
   let total = 0;
@@ -267,7 +277,7 @@ function runHeaderOf(input: {
     gitCommit: gitCommit(loaded.dir),
     configFile: loaded.file,
     config: loaded.config as unknown as Record<string, unknown>,
-    strategies: input.strategies.map((s) => ({ label: s.label, name: s.name, options: s.options })),
+    strategies: input.strategies.map(strategyHeader),
     providers: input.providers.map((p) => ({ label: p.label, id: p.id, simulated: p.provider.simulated })),
     suites: input.suites.map((s) => ({ name: s.suite.name, file: displayPath(s.file), cases: s.cases.count })),
     suiteHashes: suiteHashes(input.allSuites),

@@ -13,25 +13,42 @@ guardTerminal();
 
 // A promise rejected with nobody to handle it is a bug of ours, not a gate verdict: Node's default ends the process
 // with exit code 1, which CI would read as "gate failed". It ends as an internal error (exit 3) with one line.
-process.on('unhandledRejection', (reason) => {
-  const message = reason instanceof Error ? reason.message : String(reason);
-  process.stderr.write(`toolgauge: internal error (unhandled rejection): ${errorLines(redactText(message))}\n`);
-  if (process.argv.includes('--verbose') && reason instanceof Error && reason.stack) {
-    process.stderr.write(`${errorLines(redactText(reason.stack))}\n`);
-  }
-  process.exit(3);
-});
+process.on('unhandledRejection', (reason) => endWith('unhandled rejection', reason));
 
 // Likewise an exception thrown from a callback (a timer, an event handler) that nothing caught: one line, exit 3,
 // never Node's stack trace and exit code 1.
-process.on('uncaughtException', (error: unknown) => {
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`toolgauge: internal error (uncaught exception): ${errorLines(redactText(message))}\n`);
-  if (process.argv.includes('--verbose') && error instanceof Error && error.stack) {
-    process.stderr.write(`${errorLines(redactText(error.stack))}\n`);
+process.on('uncaughtException', (error: unknown) => endWith('uncaught exception', error));
+
+/**
+ * The last words of a process that failed where nothing caught it. Never throws: a handler that threw would make Node
+ * print that second error itself, past the printing boundary (raw escape sequences from a plugin's hostile value)
+ * and exit 7. Reading the value (a getter, a toString a plugin wrote) may throw: then it is not quoted.
+ */
+function endWith(what: string, value: unknown): never {
+  try {
+    process.stderr.write(`toolgauge: internal error (${what}): ${errorLines(redactText(textOf(value, 'message')))}\n`);
+    if (process.argv.includes('--verbose')) {
+      const stack = textOf(value, 'stack');
+      if (stack) process.stderr.write(`${errorLines(redactText(stack))}\n`);
+    }
+  } catch {
+    // stderr itself failed: nothing more can be said
   }
   process.exit(3);
-});
+}
+
+/** An error's message or stack, or any other value as text; what cannot be read is described, never thrown. */
+function textOf(value: unknown, part: 'message' | 'stack'): string {
+  try {
+    if (value instanceof Error) {
+      const text: unknown = value[part];
+      return typeof text === 'string' ? text : part === 'message' ? String(text) : '';
+    }
+    return part === 'message' ? String(value) : '';
+  } catch {
+    return part === 'message' ? 'a value that cannot be shown (reading it threw)' : '';
+  }
+}
 
 // An eval's memory is meant to stay flat in the number of cases; keep V8 from letting garbage pile up far past it.
 boundHeapGrowth();

@@ -108,6 +108,16 @@ program
   .option('-c, --config <file>', 'config file', 'toolgauge.config.yaml')
   .option('-s, --suite <suite>', 'suite file or bundled suite name (repeatable; replaces the config list)', collect)
   .option('-r, --renderer <name>', 'renderer strategy (repeatable)', collect)
+  .option(
+    '--variant <name>',
+    "catalog variant every renderer runs on: a name from the config's variants, none, or one inline as YAML, e.g. '{name: crowded, distractors: {from: [coder], count: 25}}' (repeatable)",
+    collect,
+  )
+  .option(
+    '--sweep <field=values>',
+    'sweep a numeric variant field into one strategy per value, e.g. distractors.count=0,10,25,50 (repeatable)',
+    collect,
+  )
   .option('-p, --provider <id>', 'provider id, e.g. sim:oracle, openai:gpt-4o-mini (repeatable)', collect)
   .option(
     '--provider-option <key=value>',
@@ -156,6 +166,8 @@ program
         replayOrRecord: opts.replayOrRecord,
         cassettes: opts.cassettes,
         shard: opts.shard,
+        variants: opts.variant,
+        sweeps: opts.sweep,
       });
     }),
   );
@@ -217,6 +229,14 @@ program
   .requiredOption('-r, --renderer <name>', 'renderer')
   .option('-p, --provider <id>', 'provider (shapes native tool names)', 'sim:oracle')
   .option('--options <json>', 'renderer options as JSON, e.g. \'{"noFences":true}\'')
+  .option(
+    '--variant <name>',
+    "catalog variant: a name from the config's variants (with -c), or one inline as YAML, e.g. '{name: x, order: shuffled}'",
+  )
+  .option(
+    '-c, --config <file>',
+    'config file whose variants --variant names (default: toolgauge.config.yaml if present)',
+  )
   .option('--json', 'print the request as JSON')
   .action((opts) =>
     run(async () => {
@@ -356,7 +376,10 @@ program
     'JSONL lines {"case","output"} | {"case","tool_calls"} | {"case","turns"}; BFCL result lines as they are; - reads standard input',
   )
   .option('-r, --renderer <label>', 'label of the renderer column', 'recorded')
-  .option('--protocol <p>', 'protocol the outputs were asked for: xml-tags (default), json, python-call (BFCL), native')
+  .option(
+    '--protocol <p>',
+    'protocol the outputs were asked for: xml-tags (default), json, python-call (BFCL), tool-named-xml, native',
+  )
   .option('-g, --grader <name>', 'grader (repeatable; default: all)', collect)
   .option('--out <dir>', 'reports folder', 'reports')
   .option(
@@ -384,7 +407,7 @@ program
   .option('--tools <file>', 'JSON tool definitions: MCP tools or a tools/list result, OpenAI tools or Anthropic tools')
   .option(
     '--protocol <p>',
-    'protocol the reply was asked for: xml-tags (default), json, python-call (default for BFCL suites), native (lines with tool_calls)',
+    'protocol the reply was asked for: xml-tags (default), json, python-call (default for BFCL suites), tool-named-xml, native (lines with tool_calls)',
   )
   .option('--format <f>', 'read the input as text (one reply) or jsonl (recorded-output lines) instead of telling')
   .option('--json', 'print JSON: one document, or one line per JSONL input line')

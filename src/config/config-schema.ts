@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VariantSchema } from '../presentation/variant-schema.js';
 
 const Options = z.record(z.string(), z.unknown());
 
@@ -13,6 +14,20 @@ export const RendererEntrySchema = z.union([
         .describe('Built-in renderer name, or a path (relative to the config file) to a module exporting `renderer`'),
       options: Options.optional(),
       label: z.string().optional().describe('How reports name this strategy (default: name plus options)'),
+      variants: z
+        .array(z.string().min(1))
+        .min(1)
+        .optional()
+        .describe(
+          'Catalog variants (names from `variants:`, or none for the catalog unchanged) this renderer runs on, each its own strategy (default: [none])',
+        ),
+      providers: z
+        .array(z.string().min(1))
+        .min(1)
+        .optional()
+        .describe(
+          'Provider labels or globs this renderer runs with (default: every provider); its other cells of the matrix stay empty',
+        ),
     })
     .strict(),
 ]);
@@ -99,6 +114,12 @@ export const ConfigSchema = z
       .min(1)
       .default(['full-details', 'native-functions'])
       .describe('Renderer strategies (default: full-details and native-functions)'),
+    variants: z
+      .array(VariantSchema)
+      .optional()
+      .describe(
+        'Catalog variants: named transforms of every case catalog (distractors, descriptions, order, strip, truncate, sweep); a renderer runs on those its `variants` list names',
+      ),
     providers: z.array(ProviderEntrySchema).default([]).describe('Providers; may be left to --provider'),
     graders: z
       .array(z.string().min(1))

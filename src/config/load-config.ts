@@ -9,6 +9,7 @@ import { type LoadedSuite, loadSuite } from './load-suite.js';
 import { loadYamlFile } from './load-yaml.js';
 import { applyProviderOptionFlags, parseProviderOptionFlag } from './provider-options-cli.js';
 import { filterCases } from './suite-cases.js';
+import { applyVariantFlags } from './variant-flags.js';
 
 export const DEFAULT_CONFIG = 'toolgauge.config.yaml';
 
@@ -25,6 +26,10 @@ export interface ConfigOverrides {
   maxTurns?: number;
   /** `--provider-option KEY=VALUE` (repeatable): laid over the options of every provider of the run. */
   providerOptions?: string[];
+  /** `--variant NAME|{…}` (repeatable): the catalog variants every renderer runs on. */
+  variants?: string[];
+  /** `--sweep FIELD=v1,v2,…` (repeatable): a numeric variant field swept into one strategy per value. */
+  sweeps?: string[];
 }
 
 export interface LoadedConfig {
@@ -33,7 +38,13 @@ export interface LoadedConfig {
   dir: string;
   config: Config;
   /** Where entry i of each list came from, for error messages: `file:line:col: renderers[i]` or `--renderer[i]`. */
-  origin: { renderers: (i: number) => string; providers: (i: number) => string; graders: (i: number) => string };
+  origin: {
+    renderers: (i: number) => string;
+    providers: (i: number) => string;
+    graders: (i: number) => string;
+    /** Where variant i is defined (`file:line:col: variants[i]`, or the command line's --variant). */
+    variants?: (i: number) => string;
+  };
 }
 
 export function loadConfig(path: string | undefined, overrides: ConfigOverrides = {}): LoadedConfig {
@@ -50,7 +61,7 @@ export function loadConfig(path: string | undefined, overrides: ConfigOverrides 
     ? { data: ConfigSchema.parse({}), locate: (at: readonly PropertyKey[]) => `(no config file) ${at.join('.')}` }
     : loadYamlFile(file, ConfigSchema, 'CONFIG_INVALID');
   const providerFlags = (overrides.providerOptions ?? []).map(parseProviderOptionFlag);
-  const config: Config = {
+  const merged: Config = {
     ...base,
     // A suite given on the command line is a path relative to the current folder (or a bundled suite's name); the
     // config's suites, like every path in the config, are relative to the config file.
@@ -65,6 +76,11 @@ export function loadConfig(path: string | undefined, overrides: ConfigOverrides 
     out: overrides.out ? resolve(overrides.out) : base.out,
     maxTurns: overrides.maxTurns ?? base.maxTurns,
   };
+  const config = applyVariantFlags(merged, {
+    ...(overrides.variants ? { variants: overrides.variants } : {}),
+    ...(overrides.sweeps ? { sweeps: overrides.sweeps } : {}),
+  });
+  const fileVariants = base.variants?.length ?? 0;
   for (const [list, flag] of [
     ['suites', '--suite'],
     ['providers', '--provider'],
@@ -89,6 +105,7 @@ export function loadConfig(path: string | undefined, overrides: ConfigOverrides 
             ? `${locate(['providers', i])} (with --provider-option)`
             : locate(['providers', i]),
       graders: (i) => (overrides.graders ? `--grader ${overrides.graders[i]}` : locate(['graders', i])),
+      variants: (i) => (i < fileVariants ? locate(['variants', i]) : `--variant/--sweep variants[${i}]`),
     },
   };
 }

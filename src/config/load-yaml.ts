@@ -21,6 +21,11 @@ function yaml(): YamlModule {
   return yamlModule;
 }
 
+/** A YAML (or JSON) text given on the command line, parsed; throws the parser's error on a bad one. */
+export function parseYamlText(text: string): unknown {
+  return yaml().parse(text, { maxAliasCount: MAX_YAML_ALIASES });
+}
+
 /** A path as users read it: `cases[3].expect.calls[0].tool`. */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';

@@ -26,6 +26,11 @@ export function configOfRun(header: RunHeader, providerOptions: readonly string[
     file: header.configFile,
     dir: dirname(header.configFile),
     config: restoreRedacted(config, original),
-    origin: { renderers: label('renderers'), providers: label('providers'), graders: label('graders') },
+    origin: {
+      renderers: label('renderers'),
+      providers: label('providers'),
+      graders: label('graders'),
+      variants: label('variants'),
+    },
   };
 }

@@ -18,8 +18,16 @@ export interface GradeInput {
   transcript: Transcript;
   /** The protocol the request asked for. */
   protocol: Protocol;
-  /** The tools the model was shown (after filtering), to validate arguments against their schemas. */
+  /**
+   * The tools the model was offered (after filtering, distractors included), as their servers define them: what
+   * arguments are validated against.
+   */
   tools: ToolDef[];
+  /**
+   * The same tools as the model read them, when a catalog variant rewrote, stripped or cut their descriptions; absent:
+   * as in `tools`. For explanations only (a confusion's two descriptions side by side), never for validation.
+   */
+  shown?: ToolDef[];
 }
 
 /**

@@ -1,8 +1,11 @@
 import type { JSONSchema } from './json-schema.js';
 import type { ExpectedCall } from './suite.js';
 
-/** How the request asks the model to express tool calls. */
-export type Protocol = 'native' | 'xml-tags' | 'json' | 'python-call';
+/**
+ * How the request asks the model to express tool calls. `tool-named-xml`: an element named after the tool holding one
+ * element per parameter, as Cline and Roo Code ask for it.
+ */
+export type Protocol = 'native' | 'xml-tags' | 'json' | 'python-call' | 'tool-named-xml';
 
 /** A tool call as a provider's native API returns it. `arguments` is whatever the API sent (often a JSON string). */
 export interface NativeCall {
@@ -37,6 +40,12 @@ export interface Oracle {
   answerMentions: string[];
   /** The case's `expect.order`: `sequence` = one call per turn in this order; absent = `parallel`. */
   order?: 'parallel' | 'sequence';
+  /**
+   * The tools of the catalog the strategy presents (names and descriptions as shown, search-deferred ones included):
+   * the candidates a persona may confuse the expected tool with. Which of them a request reveals is the persona's to
+   * read from the request.
+   */
+  catalog?: { name: string; description: string }[];
   /** Other valid paths to the same result (`expect.alternatives`), each a list of calls: what `sim:detour` takes. */
   alternatives?: ExpectedCall[][];
 }
@@ -48,6 +57,24 @@ export interface CacheHints {
   anthropicCacheControl?: boolean;
 }
 
+/**
+ * A request that holds tools back behind a search tool (the `tool-search` renderer): the runner answers calls to
+ * `tool` by searching the case's catalog and offers the tools found from the next turn on. Not sent to an API: the
+ * search tool itself is in `tools` (native) or described in the system prompt.
+ */
+export interface ToolSearchSpec {
+  /** The search tool's name as offered. */
+  tool: string;
+  /** `bm25`: a query in words, ranked by BM25; `regex`: a regular expression over names, descriptions and parameters. */
+  method: 'bm25' | 'regex';
+  /** Most tools one search returns. */
+  k: number;
+  /** Tools offered from the first request on (catalog names). */
+  eager: string[];
+  /** Tools held back (the catalog's size less the eager ones), as the prompt announces them. */
+  deferred: number;
+}
+
 export interface ModelRequest {
   system: string;
   messages: Message[];
@@ -57,6 +84,13 @@ export interface ModelRequest {
   cacheHints?: CacheHints;
   /** Text after which the model should stop (e.g. `</tool_call>`); providers pass it as a stop sequence. */
   stop?: string[];
+  /**
+   * At most this many calls of a reply are executed (Cline-style agents run one tool per message); the rest are
+   * answered as not executed, and the model calls them again. Absent: every call.
+   */
+  maxCallsPerTurn?: number;
+  /** The tools are held back behind a search tool the runner answers (see ToolSearchSpec). */
+  toolSearch?: ToolSearchSpec;
   oracle?: Oracle;
   /** Identifies the case for deterministic simulated replies; never sent to a real API. */
   meta: { caseId: string; repeat: number; seed: number; renderer: string; turn: number };

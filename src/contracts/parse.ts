@@ -2,8 +2,9 @@ import type { JSONSchema } from './json-schema.js';
 
 /**
  * How a call was found in a reply. `native` = the API's tool-call field; the rest are text shapes. The protocols a
- * renderer can ask for are `native`, `xml-tags`, `json` and `python-call`; every other shape is detected, never asked
- * for, so a call found in it fails `parseable` while `correct-arguments` and `no-call` still judge it.
+ * renderer can ask for are `native`, `xml-tags`, `json`, `python-call` and `tool-named-xml`; every other shape is
+ * detected, never asked for, so a call found in it fails `parseable` while `correct-arguments` and `no-call` still
+ * judge it.
  */
 export type CallVia = 'native' | 'fenced' | 'inline-code' | TextShape;
 

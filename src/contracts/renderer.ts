@@ -1,6 +1,6 @@
-import type { ModelRequest, ProviderKind } from './model.js';
+import type { ModelRequest, ProviderKind, RenderedTool } from './model.js';
 import type { SuiteCase } from './suite.js';
-import type { Catalog } from './tool.js';
+import type { Catalog, ToolDef } from './tool.js';
 
 /** What a renderer is prepared with: everything about a request that does not depend on the case. */
 export interface PrepareInput {
@@ -26,6 +26,11 @@ export type RenderedRequest = Omit<ModelRequest, 'meta' | 'oracle'>;
  */
 export interface PreparedRenderer {
   render(c: SuiteCase): RenderedRequest;
+  /**
+   * For a renderer whose requests hold tools back behind a search (`toolSearch`): how the tools a search found are
+   * shown. `tools`, for native requests, joins the request's tools from the next turn; `text` is the search's result.
+   */
+  expand?(found: readonly ToolDef[]): { tools?: RenderedTool[]; text: string };
 }
 
 export interface Renderer {

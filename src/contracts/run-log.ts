@@ -21,8 +21,18 @@ export type RunHeader = {
   configFile: string;
   /** The effective config (after command-line overrides). */
   config: Record<string, unknown>;
-  /** Strategies and providers as planned, with what reports need to label them. */
-  strategies: { label: string; name: string; options: Record<string, unknown> }[];
+  /**
+   * Strategies and providers as planned, with what reports need to label them. A strategy on a catalog variant names
+   * it: `base` is the variant as configured, `sweep` the swept fields' values of this point (reports chart them).
+   */
+  strategies: {
+    label: string;
+    name: string;
+    options: Record<string, unknown>;
+    /** The provider labels or globs the strategy runs with (absent: every provider). */
+    providers?: string[];
+    variant?: { name: string; base: string; spec: Record<string, unknown>; sweep?: Record<string, number> };
+  }[];
   providers: { label: string; id: string; simulated: boolean }[];
   suites: { name: string; file: string; cases: number }[];
   /** What every suite of the config holds, by suite name (the baseline's config hash covers it). */
@@ -71,6 +81,38 @@ export type RunFooter = {
   interrupted: boolean;
   completed: number;
   errors: number;
+  /**
+   * The gate's verdict, added once the command judged it (eval, replay, regrade, merge), so `toolgauge report` writes
+   * junit.xml and summary.md as the command did. Absent when nothing was judged (`grade`, a cancelled run) and in
+   * logs written before it was kept.
+   */
+  gate?: RunGate;
+};
+
+/**
+ * One check the gate made, as junit.xml lists it: the gate's verdict is the only place a junit.xml has failures, so a
+ * CI test viewer is red exactly when the gate failed, and names each failing check with its cases.
+ */
+export type GateCheck = {
+  kind: 'infrastructure' | 'pass-rate' | 'threshold' | 'regression';
+  /** What was checked, as a test's name: "correct-arguments >= 80.0% in names-only × sim:guesser". */
+  name: string;
+  ok: boolean;
+  /** The gate's line for it (the one printed when it failed). */
+  line: string;
+  /** The grader and the cell it is about (absent: every cell). */
+  grader?: string;
+  renderer?: string;
+  provider?: string;
+};
+
+/** The gate's verdict on a run, as its footer keeps it: the exit code, the lines printed and every check made. */
+export type RunGate = {
+  exitCode: number;
+  lines: string[];
+  checks: GateCheck[];
+  /** The run id of the baseline compared with; null: the config's baseline file did not exist; absent: not compared. */
+  baseline?: string | null;
 };
 
 export type RunRecord = RunHeader | CaseRecord | RunFooter;

@@ -16,6 +16,8 @@ export interface ToolExecution {
   /** The tool reported an error (`isError`), or the tool is unknown: model-visible data, not a harness error. */
   isError: boolean;
   durationMs: number;
+  /** A call to the request's search tool (ModelRequest.toolSearch): the tools it found, best first (catalog names). */
+  loaded?: string[];
 }
 
 export interface Turn {

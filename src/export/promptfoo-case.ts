@@ -144,6 +144,8 @@ export class PromptfooCaseRunner {
           shown = input.catalog;
           const prepared = strategy.renderer.prepare(input);
           return {
+            // (a tool-search renderer's `expand` too: the runner shows the tools a search found with it)
+            ...prepared,
             render: (c) => {
               rendered = prepared.render(c);
               return rendered;

@@ -6,6 +6,7 @@ import type { FinishInput } from '../report/report-sink.js';
 import { renderBriefSummary } from '../report/summary.js';
 import { writeReports } from '../report/write-reports.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
+import { recordGate } from '../run-log/footer-gate.js';
 import { runLogPath } from '../run-log/run-folder.js';
 import type { RunHeader } from '../run-log/schema.js';
 import { isWriteFailure, writeFailed } from '../util/write-failure.js';
@@ -77,6 +78,15 @@ export async function finishRun(input: FinishRunInput): Promise<FinishedRun> {
   };
   let summary: string;
   try {
+    // The footer keeps the verdict, so `toolgauge report` writes junit.xml and summary.md as this command does.
+    const runLog = runLogPath(input.runDir);
+    if (judged && existsSync(runLog))
+      recordGate(runLog, {
+        exitCode: judged.verdict.exitCode,
+        lines: judged.verdict.lines,
+        checks: judged.verdict.checks,
+        ...(judged.comparison !== undefined ? { baseline: judged.comparison?.baseRunId ?? null } : {}),
+      });
     summary = input.reports
       ? await input.reports.finish(end)
       : await writeReports({ ...end, runDir: input.runDir, runLog: runLogPath(input.runDir) });

@@ -4,6 +4,7 @@ import type { ToolDef } from '../contracts/tool.js';
 import { maxMatching } from './assignment.js';
 import { type CallLike, matchCall } from './match-args.js';
 import { checkAgainstSchema } from './schema-check.js';
+import { selectionsOf } from './tool-selection.js';
 import {
   allCalls,
   type CallRef,
@@ -49,13 +50,18 @@ export const correctArguments: Grader = {
 
     const failures: string[] = [];
     const unmatched: string[] = [];
+    const { selections, standIns } = selectionsOf(expected, owner, refs, tools, input.tools.length, input.shown);
     for (let j = 0; j < expected.length; j++) {
       if (owner[j] !== undefined) continue;
       const e = expected[j] as ExpectedCall;
       unmatched.push(e.tool);
+      // a call to another tool stood in for it: that call's own failure says so ("… instead of e.tool")
+      const how = selections[j]?.how;
+      if (how === 'other-tool' || how === 'distractor') continue;
       failures.push(explainMiss(e, j, refs, calls, problems, matchedRefs, sequence, tools));
     }
     const hallucinated: string[] = [];
+    const distractors: string[] = [];
     const extra: string[] = [];
     const schemaErrors: string[] = [];
     const renamed: Renamed[] = [];
@@ -86,6 +92,19 @@ export const correctArguments: Grader = {
             `called ${r.tool}, which is not one of the ${input.tools.length} tools offered (hallucinated tool)`,
           );
         }
+        continue;
+      }
+      if (tool?.distractor) {
+        // a real tool no case expects, added by a catalog variant: the wrong tool, whatever its arguments
+        if (!distractors.includes(r.tool)) distractors.push(r.tool);
+        const instead = standIns.get(i);
+        failures.push(`wrong tool: distractor ${r.tool}${instead ? ` instead of ${instead}` : ''}`);
+        continue;
+      }
+      const insteadOf = standIns.get(i);
+      if (tool && insteadOf) {
+        // the wrong tool: its arguments are beside the point
+        failures.push(`wrong tool: ${showCall(r.tool, r.call.args)} instead of ${insteadOf}`);
         continue;
       }
       if (tool) {
@@ -139,6 +158,9 @@ export const correctArguments: Grader = {
         // only when there are any: records graded before name resolution keep their exact data
         ...(renamed.length > 0 ? { renamed } : {}),
         ...(ambiguous.length > 0 ? { ambiguous } : {}),
+        ...(distractors.length > 0 ? { distractors } : {}),
+        // which tool was taken for which expected one: what the confusion tables count
+        selections,
       },
     };
   },

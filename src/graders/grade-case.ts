@@ -57,8 +57,8 @@ function turnInputs(input: GradeInput): TurnInput[] {
 
 /**
  * One grader's grade of a conversation from its grades per user message: it passes when every message it applies to
- * passes; its score is their mean; its reason names each message's outcome (`turn 2: …`), and `data.failedTurn` the
- * first message that failed (1-based). A message the conversation never reached fails every grader that would have
+ * passes; its score is their mean; its reason names each message's outcome (`turn 2: …`), `data.failedTurn` the
+ * first message that failed (1-based), and `data.turns` each message's pass, score and data. A message the conversation never reached fails every grader that would have
  * judged it. Null when the grader applies to no message.
  */
 function combineTurns(grader: Grader, turns: readonly TurnInput[], whole: Transcript): Grade | null {
@@ -90,7 +90,13 @@ function combineTurns(grader: Grader, turns: readonly TurnInput[], whole: Transc
     reason: shown.map((p) => `turn ${p.turn}: ${p.grade.reason}`).join('; '),
     data: {
       ...(failed[0] ? { failedTurn: failed[0].turn } : {}),
-      turns: per.map((p) => ({ turn: p.turn, pass: p.grade.pass, score: p.grade.score })),
+      // each message's own data kept (correct-arguments' selections feed the why-it-fails tally)
+      turns: per.map((p) => ({
+        turn: p.turn,
+        pass: p.grade.pass,
+        score: p.grade.score,
+        ...(p.grade.data ? { data: p.grade.data } : {}),
+      })),
     },
   };
 }

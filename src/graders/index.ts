@@ -6,6 +6,7 @@ import { finalState } from './final-state.js';
 import { markdownWrapped } from './markdown-wrapped.js';
 import { noCall } from './no-call.js';
 import { parseable } from './parseable.js';
+import { toolSearchGrader } from './tool-search.js';
 
 export const graders = {
   parseable,
@@ -13,6 +14,7 @@ export const graders = {
   'markdown-wrapped': markdownWrapped,
   'continued-after-results': continuedAfterResults,
   'no-call': noCall,
+  'tool-search': toolSearchGrader,
   'final-state': finalState,
 } satisfies Record<string, Grader>;
 

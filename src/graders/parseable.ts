@@ -3,7 +3,7 @@ import type { ParsedCall } from '../contracts/parse.js';
 import type { Turn } from '../contracts/transcript.js';
 import { shapeLabel } from '../parse/format-labels.js';
 import { acceptedCalls, isPythonCall } from '../parse/index.js';
-import { expectsCalls, fenceLabel, isWrapped, malformedAttempts } from './transcript-calls.js';
+import { expectsCalls, fenceLabel, isWrapped, malformedAttempts, toolCalls } from './transcript-calls.js';
 
 const NAME = 'parseable';
 
@@ -16,11 +16,12 @@ export const parseable: Grader = {
     const { protocol, transcript } = input;
     const { turns } = transcript;
     // one-turn transcripts (every offline line) skip the flattening copies
+    // searches (a tool-search strategy's) are the runner's calls, not the catalog's: judged apart
     const strict =
       turns.length === 1
-        ? acceptedCalls((turns[0] as Turn).parse, protocol)
-        : turns.flatMap((t) => acceptedCalls(t.parse, protocol));
-    const all = turns.length === 1 ? (turns[0] as Turn).parse.calls : turns.flatMap((t) => t.parse.calls);
+        ? toolCalls(turns[0] as Turn, acceptedCalls((turns[0] as Turn).parse, protocol))
+        : turns.flatMap((t) => toolCalls(t, acceptedCalls(t.parse, protocol)));
+    const all = turns.length === 1 ? toolCalls(turns[0] as Turn) : turns.flatMap((t) => toolCalls(t));
     if (strict.length > 0) {
       return {
         grader: NAME,
@@ -62,7 +63,7 @@ export const parseable: Grader = {
   },
 };
 
-function unique(calls: ParsedCall[]): string[] {
+function unique(calls: readonly ParsedCall[]): string[] {
   const names: string[] = [];
   for (const c of calls) if (!names.includes(c.name)) names.push(c.name);
   return names;

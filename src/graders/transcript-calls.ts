@@ -1,6 +1,6 @@
 import type { Diagnostic, ParsedCall } from '../contracts/parse.js';
 import type { SuiteCase } from '../contracts/suite.js';
-import type { Transcript } from '../contracts/transcript.js';
+import type { Transcript, Turn } from '../contracts/transcript.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { type NamedTool, resolveToolName } from '../util/resolve-tool-name.js';
 
@@ -53,11 +53,24 @@ export function allCalls(transcript: Transcript, tools?: readonly NamedTool[]): 
   return refs;
 }
 
+/**
+ * A call to the request's search tool (a tool-search strategy): the runner's, not one of the catalog's tools. Graders
+ * judge the calls to real tools; searches are counted apart (the tool-search grader) and are never hallucinations.
+ */
+export function isSearchCall(turn: Turn, call: ParsedCall): boolean {
+  return turn.request.toolSearch !== undefined && call.name === turn.request.toolSearch.tool;
+}
+
+/** A turn's calls without the searches (every call when the request offered no search tool). */
+export function toolCalls(turn: Turn, calls: readonly ParsedCall[] = turn.parse.calls): readonly ParsedCall[] {
+  return turn.request.toolSearch ? calls.filter((c) => !isSearchCall(turn, c)) : calls;
+}
+
 function findCalls(transcript: Transcript, tools: readonly NamedTool[] | undefined): CallRef[] {
   const refs: CallRef[] = [];
   for (const turn of transcript.turns) {
     const pending = turn.executed.length > 0 ? [...turn.executed] : undefined;
-    for (const call of turn.parse.calls) {
+    for (const call of toolCalls(turn)) {
       const rendered = turn.request.tools?.find((t) => t.name === call.name);
       const ref: CallRef = { call, turn: turn.index, tool: rendered?.target.tool ?? call.name };
       if (!rendered && tools && tools.length > 0) {

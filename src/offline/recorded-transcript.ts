@@ -9,7 +9,7 @@ import type { RecordedTurn } from './output-line.js';
 
 /** The protocol a recorded line was produced under: native when it carries tool calls, else the text protocol. */
 /** The protocols a recorded reply can be read in (`--protocol` of grade and parse). */
-export const RECORDED_PROTOCOLS: readonly Protocol[] = ['xml-tags', 'json', 'python-call', 'native'];
+export const RECORDED_PROTOCOLS: readonly Protocol[] = ['xml-tags', 'json', 'python-call', 'tool-named-xml', 'native'];
 
 /** The protocol `--protocol` names; another word is a usage error listing the valid ones. */
 export function protocolFlag(flag: string): Protocol {

@@ -71,7 +71,10 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
   );
   const strategies = fromGrade
     ? []
-    : await resolveStrategies(config.renderers as RendererEntry[], configDir, where('renderers'));
+    : await resolveStrategies(config.renderers as RendererEntry[], configDir, where('renderers'), {
+        list: config.variants ?? [],
+        where: where('variants'),
+      });
   const strategyOf = new Map(strategies.map((s) => [s.label, s]));
   const suites = new Map<string, LoadedSuite>();
   const suiteFiles = fromGrade
@@ -124,6 +127,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
         continue;
       }
       let tools: ToolDef[];
+      let shown: ToolDef[] | undefined;
       let hash: string;
       if (fromGrade) {
         // as grade did: the case's own functions, or the suite's catalog, filtered
@@ -136,14 +140,17 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
       } else {
         // As the run did: a cached-schemas renderer showed the cache, drifted from the live server or not.
         // (the tools renderCase showed; a renderer no longer in the config showed the live ones)
-        ({ tools, hash } = caseView({
+        const view = caseView({
           suite,
           testCase: c,
           live: await liveTools(suite),
           strategy: strategyOf.get(record.renderer),
           schemaDir: configDir,
           context,
-        }));
+        });
+        tools = view.tools;
+        if (view.catalog.tools !== view.tools) shown = view.catalog.tools;
+        hash = view.catalog.hash;
       }
       if (record.catalogHash && hash !== record.catalogHash) drifted++;
       let transcript = record.transcript;
@@ -155,7 +162,7 @@ export async function regradeRun(runDir: string, options: RegradeOptions): Promi
         )
           reread++;
       }
-      const input = { case: c, transcript, protocol: record.protocol, tools };
+      const input = { case: c, transcript, protocol: record.protocol, tools, ...(shown ? { shown } : {}) };
       const grades = gradeCase(graders, input);
       if (canonicalJson(grades) !== canonicalJson(record.grades)) changed++;
       const next: CaseRecord = { ...record, transcript, grades };

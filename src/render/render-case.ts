@@ -1,10 +1,11 @@
-import { caseCatalog } from '../catalog/case-catalog.js';
+import { CatalogMemo, caseCatalog } from '../catalog/case-catalog.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import type { ModelRequest, ProviderKind } from '../contracts/model.js';
-import type { RenderedRequest } from '../contracts/renderer.js';
+import type { PreparedRenderer, RenderedRequest } from '../contracts/renderer.js';
 import type { SuiteCase } from '../contracts/suite.js';
-import type { Catalog } from '../contracts/tool.js';
+import type { Catalog, ToolDef } from '../contracts/tool.js';
 import type { Strategy } from '../plugins/index.js';
+import type { VariantView } from '../presentation/apply-variant.js';
 import { oracleOf } from './oracle-of.js';
 import type { RunContext } from './run-context.js';
 
@@ -35,20 +36,29 @@ export interface RenderCaseInput extends CaseViewInput {
 }
 
 export interface RenderedCase {
-  /** The tools the strategy shows for the case: filtered, from the live servers or the schema cache (with drift). */
+  /**
+   * The tools the strategy shows for the case: filtered, from the live servers or the schema cache (with drift), as
+   * its catalog variant presents them.
+   */
   catalog: Catalog;
+  /** The same tools as their servers define them (distractors marked): what calls are routed and graded against. */
+  tools: ToolDef[];
   /** What the renderer made of it. */
   rendered: RenderedRequest;
+  /** The renderer as prepared for the catalog (a tool-search strategy presents the tools a search finds with it). */
+  prepared: PreparedRenderer;
   /** The first request of the case, exactly as the provider receives it. */
   request: ModelRequest;
 }
 
 /**
  * The catalog a strategy shows for one case: the live tools, or the schema cache for a renderer that uses it,
- * narrowed by the suite's and the case's filters. What `regrade` judges a stored transcript against.
+ * narrowed by the suite's and the case's filters, then transformed by the strategy's catalog variant; and the same
+ * tools as served, which `regrade` judges a stored transcript against as the run did.
  */
-export function caseView(input: CaseViewInput): Catalog {
-  return caseCatalog(
+export function caseView(input: CaseViewInput): VariantView {
+  const memo = input.context?.catalogs;
+  const filtered = caseCatalog(
     {
       live: input.live,
       useCache: input.strategy?.renderer.usesCache === true,
@@ -56,8 +66,11 @@ export function caseView(input: CaseViewInput): Catalog {
       suite: input.suite.suite,
       testCase: input.testCase,
     },
-    input.context?.catalogs,
+    memo,
   );
+  const variant = input.strategy?.variant;
+  if (!variant) return { catalog: filtered, tools: filtered.tools };
+  return (memo ?? new CatalogMemo()).variant(filtered, variant, input.live);
 }
 
 /**
@@ -65,16 +78,17 @@ export function caseView(input: CaseViewInput): Catalog {
  * sends and `render` prints the same thing, and `regrade` judges against the same catalog. Pure given the catalog.
  */
 export function renderCase(input: RenderCaseInput): RenderedCase {
-  const catalog = caseView(input);
+  const { catalog, tools } = caseView(input);
   const { testCase, strategy } = input;
   const provider = { id: input.provider.id, kind: input.provider.kind };
   const prepared = input.context
     ? input.context.prepare(strategy, catalog, provider)
     : strategy.renderer.prepare({ catalog, options: strategy.options, provider });
   const rendered = prepared.render(testCase);
+  const memo = input.context?.catalogs ?? new CatalogMemo();
   const request: ModelRequest = {
     ...rendered,
-    oracle: oracleOf(testCase),
+    oracle: oracleOf(testCase, 0, memo.summary(catalog)),
     meta: {
       caseId: `${input.suite.suite.name}/${testCase.id}`,
       repeat: input.trial?.repeat ?? 0,
@@ -83,5 +97,5 @@ export function renderCase(input: RenderCaseInput): RenderedCase {
       turn: 0,
     },
   };
-  return { catalog, rendered, request };
+  return { catalog, tools, rendered, prepared, request };
 }

@@ -3,6 +3,7 @@ import type { ProviderKind } from '../contracts/model.js';
 import type { PreparedRenderer } from '../contracts/renderer.js';
 import type { Catalog } from '../contracts/tool.js';
 import type { Strategy } from '../plugins/index.js';
+import { SearchIndexes } from '../presentation/tool-search.js';
 import { PromptTokens } from './prompt-tokens.js';
 
 /**
@@ -14,6 +15,8 @@ import { PromptTokens } from './prompt-tokens.js';
 export class RunContext {
   readonly catalogs = new CatalogMemo();
   readonly prompts = new PromptTokens();
+  /** The tool-search indexes, one per case catalog a search strategy showed. */
+  readonly searches = new SearchIndexes();
   private readonly prepared = new WeakMap<Catalog, WeakMap<Strategy, Map<string, PreparedRenderer>>>();
 
   /** `strategy`'s renderer prepared for `catalog` and `provider`, once per run. */

@@ -109,6 +109,22 @@ function isRecordedTurn(t: Turn): boolean {
   return t.response.finishReason === 'recorded' && t.request.system === '' && t.request.messages.length === 0;
 }
 
+/**
+ * The JSON of a request's tool list, by the list's identity: the turns and cases of a strategy share one list, which a
+ * catalog with distractors makes a hundred tools long. A WeakMap frees with the list.
+ */
+const toolsJson = new WeakMap<object, string>();
+
+function toolsText(tools: Turn['request']['tools']): string {
+  if (!tools?.length) return '';
+  let text = toolsJson.get(tools);
+  if (text === undefined) {
+    text = json(tools);
+    toolsJson.set(tools, text);
+  }
+  return text;
+}
+
 /** One turn, compactly: the system prompt and tools only when they changed, the new messages, the reply. */
 function turnData(c: Chunk, t: Turn, prev: Turn | undefined): Record<string, unknown> {
   const r = t.response;
@@ -122,9 +138,8 @@ function turnData(c: Chunk, t: Turn, prev: Turn | undefined): Record<string, unk
   if (isRecordedTurn(t)) out.rec = 1;
   else {
     if (!prev || prev.request.system !== t.request.system) out.sys = c.s(t.request.system);
-    const tools = t.request.tools?.length ? json(t.request.tools) : '';
-    if (tools && (!prev || (prev.request.tools?.length ? json(prev.request.tools) : '') !== tools))
-      out.tools = c.s(tools);
+    const tools = toolsText(t.request.tools);
+    if (tools && (!prev || toolsText(prev.request.tools) !== tools)) out.tools = c.s(tools);
     out.msgs = t.request.messages
       .slice(prev ? prev.request.messages.length : 0)
       .map((m) => messageParts(m).map((x) => c.s(x)));
@@ -303,13 +318,15 @@ export class HtmlCaseData {
   }
 }
 
+/** What JSON.stringify writes raw and a terminal acts on: DEL, C1, the bidi controls, the line separators (and `<`). */
+const SCRIPT_RAW = /[<\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
 /**
  * JSON for inside a <script type="application/json">: `<` written as \u003c so no `</script>` or `<!--` can end or
- * bend the element, and U+2028/U+2029 escaped. The base64 chunks need none of it.
+ * bend the element, and the characters JSON.stringify leaves raw that a terminal would act on (DEL, C1, bidirectional
+ * controls, U+2028/U+2029) as \u escapes of the same characters, so the file shown with `cat` acts on nothing (the
+ * page reads the same values). The base64 chunks need none of it.
  */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value).replace(SCRIPT_RAW, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

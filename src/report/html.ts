@@ -15,6 +15,7 @@ import {
 import { escapeHtml as e } from './html-escape.js';
 import { gateHtml } from './html-gate.js';
 import { heatLegend, heatStyle } from './html-heat.js';
+import { presentationSection } from './html-presentation.js';
 import { HTML_SCRIPT } from './html-script.js';
 import { strategiesSection } from './html-strategies.js';
 import { compareStrategies } from './strategy-comparison.js';
@@ -52,6 +53,10 @@ ul.grades li.ok,ul.grades li.bad{background:none}ul.grades li.bad b{color:#a00}u
 #case-view{border:2px solid #036;padding:.5rem 1rem;margin:1rem 0}
 .cv-grid{display:grid;grid-auto-flow:column;grid-auto-columns:minmax(20rem,1fr);gap:1rem;overflow-x:auto}
 .cv-col pre{max-height:22rem}pre.diff .ins{background:#dff5df;display:block}pre.diff .del{background:#fbe0e0;display:block}pre.diff .same{color:#777;display:block}
+details.why-cell{border:1px solid #ddd;margin:.3rem 0;padding:.2rem .5rem}details.why-cell summary{cursor:pointer}
+table.confusions td.desc{max-width:26rem;font-size:.85em;color:#333;text-align:left}.bad-n{background:#fadada}
+table.confusions td.l,table.confusions th,table.per-tool th{text-align:left}#why .provider{margin-bottom:1rem}
+.sweep{display:inline-block;vertical-align:top;margin:0 1rem .5rem 0}.sweep svg{color:#124}
 `;
 
 function matrixSection(agg: RunAggregate, grader: string, renderers: string[], providers: string[]): string {
@@ -193,8 +198,9 @@ export function htmlHead(agg: RunAggregate, parts: HtmlParts, opts: HtmlOptions 
     opts.gateLines?.length ? `<pre class="gate">${e(opts.gateLines.join('\n'))}</pre>` : '',
     regressionsHtml(opts.comparison),
     gateHtml(agg, opts.comparison),
-    `<nav><a href="#strategies">Which strategy?</a><a href="#matrix">Matrix</a>${agg.conversations.size ? '<a href="#conversations">Conversations</a>' : ''}<a href="#tokens">Tokens</a><a href="#errors">Errors</a><a href="#cases">Cases</a></nav>`,
+    `<nav><a href="#strategies">Which strategy?</a><a href="#why">Why it fails</a><a href="#matrix">Matrix</a>${agg.conversations.size ? '<a href="#conversations">Conversations</a>' : ''}<a href="#tokens">Tokens</a><a href="#errors">Errors</a><a href="#cases">Cases</a></nav>`,
     strategiesSection(compareStrategies(agg), agg.graderNames, renderers),
+    presentationSection(agg),
     '<section id="matrix"><h2>Matrix: pass rate per grader (renderer × provider)</h2>',
     `<p class="muted">Each cell: pass rate, passes/graded, Wilson 95% interval, failures; the bar under it is the rate. Click a cell to list exactly its cases. Colour scale (spaced by failure rate, so 91% and 100% differ): ${heatLegend()}</p>`,
     ...agg.graderNames.map((g) => matrixSection(agg, g, renderers, providers)),

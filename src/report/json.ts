@@ -3,6 +3,7 @@ import type { RunAggregate } from '../run-log/aggregate.js';
 import { casePassHatK } from '../run-log/conversation-tally.js';
 import type { CompareResult } from './compare.js';
 import { orderedPoints, pointText } from './conversation-summary.js';
+import { type PresentationJson, presentationJson } from './presentation-json.js';
 import { type RunSnapshot, snapshotOf } from './snapshot.js';
 import { compareStrategies, type StrategyComparison } from './strategy-comparison.js';
 import { wilson } from './wilson.js';
@@ -33,6 +34,11 @@ export interface RunJson {
    * strategy?" and summary.md's "Strategies per provider"). Providers are never pooled.
    */
   strategies: StrategyComparison[];
+  /**
+   * Why strategies fail, per cell: each expected tool's outcomes (right, wrong arguments, another tool, a distractor,
+   * a hallucination, no call), the tools confused with it, tool-search counts; and the sweeps as curves.
+   */
+  presentation: PresentationJson;
   /**
    * Present when the run has scripted conversations: each conversation case per cell, its repeats' passes, pass^k
    * (k = repeats) and where its failing runs first failed (`turn 2`, `final state`, `error`).
@@ -110,6 +116,7 @@ export function renderRunJson(
       : null,
     ...(extra.gate ? { gate: extra.gate } : {}),
     strategies: compareStrategies(agg),
+    presentation: presentationJson(agg),
     ...(agg.conversations.size ? { conversations: conversationsJson(agg) } : {}),
     snapshot: snapshotOf(agg, { cases: opts.snapshotCases !== false }),
   };

@@ -1,23 +1,9 @@
 import { cellKey } from '../run-log/aggregate.js';
-import type { CaseRecord } from '../run-log/schema.js';
+import type { CaseRecord, GateCheck } from '../run-log/schema.js';
 import type { CompareResult } from './compare.js';
 
-/**
- * One check the gate made, as junit.xml lists it: the gate's verdict is the only place a junit.xml has failures, so a
- * CI test viewer is red exactly when the gate failed, and names each failing check with its cases.
- */
-export interface GateCheck {
-  kind: 'infrastructure' | 'pass-rate' | 'threshold' | 'regression';
-  /** What was checked, as a test's name: "correct-arguments >= 80.0% in names-only × sim:guesser". */
-  name: string;
-  ok: boolean;
-  /** The gate's line for it (the one printed when it failed). */
-  line: string;
-  /** The grader and the cell it is about (absent: every cell). */
-  grader?: string;
-  renderer?: string;
-  provider?: string;
-}
+/** One check the gate made (run-log/schema.ts: the footer keeps them). */
+export type { GateCheck };
 
 /** What the gate decided, for junit.xml: its checks; none when nothing was judged (a cancelled run, `grade`). */
 export interface JudgedGate {

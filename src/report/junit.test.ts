@@ -55,7 +55,7 @@ describe('junit.xml', () => {
     expect(green).toContain(
       '<skipped message="infrastructure error (not graded) PROVIDER_HTTP: HTTP 500 &lt;html&gt;"/>',
     );
-    expect(green).toContain('&lt;tags&gt; &quot;quotes&quot; \uFFFDbell and a newline');
+    expect(green).toContain('&lt;tags&gt; &quot;quotes&quot; \\x07bell and a newline');
     expect(green).toMatch(/<testsuite name="gate"[^>]* tests="2" failures="0" errors="0"/);
     expect(green).toContain('<testcase name="parseable &gt;= 50.0% over every cell" classname="toolgauge.gate"');
 

@@ -1,18 +1,22 @@
 import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CaseRecord } from '../run-log/schema.js';
+import { visible } from '../util/visible-text.js';
 import type { CompareResult } from './compare.js';
 import { FailingCases, type JudgedGate } from './junit-gate.js';
 
-/** Anything xmlEscape changes: XML's special characters, characters XML 1.0 forbids, and any surrogate. */
-const XML_SUSPECT = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+/** Anything xmlEscape changes: XML's special characters, control characters, what XML 1.0 forbids, any surrogate. */
+const XML_SUSPECT =
+  /[&<>"'\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 /**
- * XML text and attribute escaping; also drops characters XML 1.0 forbids (model text may hold any). One scan
- * returns most strings as they are (nothing to escape); the rest go through every replacement.
+ * XML text and attribute escaping. Control characters (C0 but tab and line feed, DEL, C1, bidirectional controls)
+ * are shown as `\x1b`-style text, as on the terminal, so the file shown with `cat` acts on nothing; what XML 1.0
+ * forbids besides (U+FFFE, U+FFFF, a lone surrogate) becomes U+FFFD. One scan returns most strings as they are
+ * (nothing to escape); the rest go through every replacement.
  */
 export function xmlEscape(text: string): string {
   if (!XML_SUSPECT.test(text)) return text;
-  return text
+  return visible(text)
     .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD')
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
     .replace(/&/g, '&amp;')

@@ -18,21 +18,27 @@ const hostile = fc.string({
   unit: fc.oneof(
     fc.constantFrom('\\', '`', '*', '_', '[', ']', '(', ')', '<', '>', '&', '|', '~', '#', '$', '!', '-', '+', '.'),
     fc.constantFrom('<img src=x onerror=alert(1)>', '&amp;', '[a](http://e.example)', '```', '\n# h', '\n', '\r', ' '),
-    fc.constantFrom('\u001b', '\u0000', 'a', 'b_c', '1.', '名'),
+    fc.constantFrom('\u001b', '\u0000', 'a', 'b_c', '1.', '名', '@', '@octocat', 'me@example.com', '@org/team'),
   ),
   maxLength: 30,
 });
 
 const flat = (s: string) => visible(s.replace(/\s+/g, ' ').trim());
 
+/** A GitHub mention in rendered text: `@` not after a word character, then a letter or digit. */
+const MENTION = /(?<![\p{L}\p{N}_])@[\p{L}\p{N}]/u;
+
 describe('Markdown-safe text', () => {
-  it('mdText: no element, link, emphasis, code or table break, and the reader sees the text itself', () => {
+  it('mdText: no element, link, emphasis, code, table break or @mention, and the reader sees the text itself', () => {
     fc.assert(
       fc.property(hostile, (s) => {
         const para = inline(`x ${mdText(s)} y`);
         expect(para.blocks).toEqual(['paragraph_open', 'inline', 'paragraph_close']);
         expect(para.children.map((t) => t.type).filter((t) => t !== 'text')).toEqual([]);
-        expect(para.children.map((t) => t.content).join('')).toBe(`x ${flat(s)} y`.replace(/ +$/, ''));
+        const seen = para.children.map((t) => t.content).join('');
+        // the reader sees the text itself, but for a zero-width space that keeps each @mention from pinging anyone
+        expect(seen.replaceAll('\u200b', '')).toBe(`x ${flat(s)} y`.replace(/ +$/, ''));
+        expect(seen).not.toMatch(MENTION);
         const table = md.parse(`| a | b |\n|---|---|\n| ${mdText(s)} | z |`, {});
         expect(table.filter((t) => t.type === 'td_open')).toHaveLength(2);
       }),
@@ -61,6 +67,7 @@ describe('Markdown-safe text', () => {
       'excel/read-sheet-zh',
       'read_data_from_excel',
       'full-details (json)',
+      'me@example.com',
     ]) {
       expect(mdText(s)).toBe(s);
     }

@@ -12,7 +12,8 @@ import { visible } from '../util/visible-text.js';
  * - {@link mdCode}: a code span that cannot be closed from inside (its backtick fence is longer than any run of
  *   backticks in the text). For identifiers in list items; tables use mdText, whose escapes need no table rule.
  *
- * Control characters are made visible in both (they would reach the terminal when the summary is printed).
+ * Control characters are made visible in both (they would reach the terminal when the summary is printed). Text in
+ * a code span mentions no one on GitHub; mdText breaks each `@mention`.
  */
 
 /** Longest text kept on one line (a reason, an error message): the rest is cut with an ellipsis. */
@@ -32,9 +33,21 @@ function oneLine(text: string, max = MD_MAX): string {
  */
 const ACTIVE = /[\\`*[\]<>&|~#$]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu;
 
-/** `text` as inline Markdown text: one line (at most `max` characters), every active character escaped. */
+/**
+ * An `@` that GitHub would read as a mention (of a user, `@name`, or a team, `@org/team`): not after a letter, digit
+ * or `_` (an e-mail address mentions no one), and followed by a letter or digit.
+ */
+const MENTION = /(?<![\p{L}\p{N}_])@(?=[\p{L}\p{N}])/gu;
+
+/**
+ * `text` as inline Markdown text: one line (at most `max` characters), every active character escaped, and a
+ * zero-width space after each `@` that would mention someone, so a summary posted as a PR comment pings no one (a
+ * backslash escape does not stop GitHub's mentions; the reader sees the same text).
+ */
 export function mdText(text: string, max = MD_MAX): string {
-  return visible(oneLine(text, max)).replace(ACTIVE, (c) => `\\${c}`);
+  return visible(oneLine(text, max))
+    .replace(ACTIVE, (c) => `\\${c}`)
+    .replace(MENTION, '@\u200b');
 }
 
 /**

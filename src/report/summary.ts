@@ -4,6 +4,7 @@ import { fmtP, pct, rateText, signedPts } from './format.js';
 import { mdCode, mdText } from './markdown-text.js';
 import { conversationsMarkdown } from './summary-conversations.js';
 import { comparisonNotes, flakyMarkdown } from './summary-gate.js';
+import { presentationMarkdown } from './summary-presentation.js';
 import { strategiesMarkdown } from './summary-strategies.js';
 import { wilson } from './wilson.js';
 
@@ -51,6 +52,7 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
     }
   }
   lines.push(...strategiesMarkdown(agg));
+  lines.push(...presentationMarkdown(agg));
   lines.push(...conversationsMarkdown(agg));
   lines.push(...callShapesSection(agg));
   lines.push(...flakyMarkdown(agg));

@@ -1,7 +1,9 @@
 import type { ParsedCall } from '../contracts/parse.js';
 import type { CatalogDrift } from '../contracts/tool.js';
+import { runsWith } from '../presentation/strategy-providers.js';
 import { passHatK } from '../util/stats.js';
 import { ConversationTally } from './conversation-tally.js';
+import { PresentationTally } from './presentation-tally.js';
 import type { CaseRecord, RunHeader } from './schema.js';
 
 export interface GraderTally {
@@ -166,6 +168,8 @@ export class RunAggregate {
   readonly errors: FailureNote[] = [];
   /** Suites whose schema cache differed from the live server (the last drift seen per suite). */
   readonly drift = new Map<string, CatalogDrift>();
+  /** Why strategies fail: tools confused, per-tool outcomes, tool-search counts (a pure fold of the same records). */
+  readonly presentation = new PresentationTally();
   /** The scripted conversations' trials, passes and failure turns per case and cell (docs/multi-turn.md). */
   readonly conversations = new ConversationTally();
   total = 0;
@@ -197,7 +201,7 @@ export class RunAggregate {
     private readonly maxNotes = 20,
   ) {
     for (const s of header.strategies) {
-      for (const p of header.providers) this.cell(s.label, p.label, p.simulated);
+      for (const p of header.providers) if (runsWith(s, p.label)) this.cell(s.label, p.label, p.simulated);
     }
   }
 
@@ -292,6 +296,7 @@ export class RunAggregate {
     cc.trials.inc(i);
     this.conversations.add(record);
     this.total++;
+    this.presentation.add(record);
     c.cases++;
     c.durationMs += record.durationMs;
     c.promptTokens += record.promptTokens;

@@ -50,6 +50,11 @@ const GRADE_WINDOW = 256;
  */
 export class BlobEncoder {
   private readonly written = new Map<string, string>();
+  /**
+   * The JSON of a request's tool list, by the list's identity: a strategy's cases and turns share one read-only list
+   * (the renderer's), which a catalog with distractors makes a hundred tools long. Frees with the list.
+   */
+  private readonly toolsJson = new WeakMap<object, string>();
   /** The hash of each blob's text, for rule d (a long string of a record that a blob of this log holds). */
   private readonly hashOfText = new Map<string, string>();
   /** Rule m needs the run's seed: from the header of the log written (useHeader). */
@@ -244,7 +249,11 @@ export class BlobEncoder {
       if (!present(v)) continue;
       if (k === 'system' && typeof v === 'string' && v.length >= MIN_BLOB_CHARS) out.systemRef = this.ref(v);
       else if (k === 'tools' && Array.isArray(v) && v.length > 0) {
-        const text = jsonText(v) as string;
+        let text = this.toolsJson.get(v);
+        if (text === undefined) {
+          text = jsonText(v) as string;
+          this.toolsJson.set(v, text);
+        }
         toolsChars = text.length;
         out.toolsRef = this.ref(text);
       } else if (k === 'messages' && Array.isArray(v)) {

@@ -68,7 +68,12 @@ export function encodeResponse(response: Turn['response']): unknown {
     return response;
   const reply = raw.response;
   if (!isObject(reply) || !sameKeys(reply, ['text', 'toolCalls'])) return response;
-  if (JSON.stringify(reply) !== JSON.stringify({ text: response.text, toolCalls: response.toolCalls })) return response;
+  try {
+    if (JSON.stringify(reply) !== JSON.stringify({ text: response.text, toolCalls: response.toolCalls }))
+      return response;
+  } catch {
+    return response; // nested too deep for JSON.stringify (a model's arguments can be): written whole
+  }
   return { ...response, raw: { request: raw.request }, rawIsReply: true };
 }
 

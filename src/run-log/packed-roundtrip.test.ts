@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
-import { SEED, variedHeader, variedRecords } from '../../tests/helpers/varied-records.js';
+import { deepened, SEED, variedHeader, variedRecords } from '../../tests/helpers/varied-records.js';
+import { jsonText } from '../util/json-text.js';
 import { readRunLog } from './reader.js';
 import type { CaseRecord, RunHeader, RunRecord } from './schema.js';
 import { RunLogWriter } from './writer.js';
@@ -59,6 +60,24 @@ describe('packed case records', () => {
     // a real provider's wire body is written as it was
     const real = written.find((l) => l.provider === 'openai:gpt-4o') as unknown as CaseRecord;
     expect(JSON.stringify(real.transcript.turns[0]?.response.raw)).toContain('chatcmpl-');
+  });
+
+  it('reads back exactly records whose call arguments nest thousands of levels deep, long strings inside them too', async () => {
+    const long = 'a long text repeated inside deep arguments; '.repeat(40);
+    const records = variedRecords(40).map((r, i) => (i % 2 === 0 ? deepened(r, 6000 + i, long) : r));
+    const withDeep = records.filter((r) => r.transcript.turns.some((t) => t.response.toolCalls.length > 0));
+    expect(withDeep.some((r) => r.provider === 'openai:gpt-4o' && r.protocol === 'native')).toBe(true);
+    const file = join(dir, 'deep.jsonl');
+    write(file, [variedHeader(), ...records]);
+    const read = (await readAll(file)).slice(1);
+    expect(read.length).toBe(records.length);
+    // compared as the text JSON writes (a value this deep is neither JSON.stringify'd nor deep-compared)
+    for (const [i, r] of records.entries()) expect(jsonText(read[i]), `record ${i}`).toBe(jsonText(r));
+    // rule d wrote the long strings near the top of the deep values once
+    const written = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"type":"case"'));
+    expect(written.some((l) => l.includes('"same":') && l.includes('"note"'))).toBe(true);
   });
 
   it('reads records of a header without a seed (meta then stays whole)', async () => {

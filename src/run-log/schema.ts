@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Grade } from '../contracts/grade.js';
 import type { Protocol } from '../contracts/model.js';
-import type { CaseRecord, RunFooter, RunHeader, RunRecord } from '../contracts/run-log.js';
+import type { CaseRecord, GateCheck, RunFooter, RunGate, RunHeader, RunRecord } from '../contracts/run-log.js';
 import type { CatalogDrift } from '../contracts/tool.js';
 import type { Transcript } from '../contracts/transcript.js';
 import type { Agrees, SameType } from '../util/same-type.js';
@@ -24,7 +24,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * they are the bulk of a record, and checking every turn would make reading a long log several times slower.
  */
 
-const ProtocolSchema = z.enum(['native', 'xml-tags', 'json', 'python-call']) satisfies z.ZodType<Protocol>;
+const ProtocolSchema = z.enum([
+  'native',
+  'xml-tags',
+  'json',
+  'python-call',
+  'tool-named-xml',
+]) satisfies z.ZodType<Protocol>;
 
 const GradeSchema = z.custom<Grade>(
   (v) =>
@@ -53,8 +59,27 @@ export const RunHeaderSchema = z.object({
   configFile: z.string(),
   /** The effective config (after command-line overrides). */
   config: z.record(z.string(), z.unknown()),
-  /** Strategies and providers as planned, with what reports need to label them. */
-  strategies: z.array(z.object({ label: z.string(), name: z.string(), options: z.record(z.string(), z.unknown()) })),
+  /**
+   * Strategies and providers as planned, with what reports need to label them. A strategy on a catalog variant names
+   * it: `base` is the variant as configured, `sweep` the swept fields' values of this point (reports chart them).
+   */
+  strategies: z.array(
+    z.object({
+      label: z.string(),
+      name: z.string(),
+      options: z.record(z.string(), z.unknown()),
+      /** The provider labels or globs the strategy runs with (absent: every provider). */
+      providers: z.array(z.string()).optional(),
+      variant: z
+        .object({
+          name: z.string(),
+          base: z.string(),
+          spec: z.record(z.string(), z.unknown()),
+          sweep: z.record(z.string(), z.number()).optional(),
+        })
+        .optional(),
+    }),
+  ),
   providers: z.array(z.object({ label: z.string(), id: z.string(), simulated: z.boolean() })),
   suites: z.array(z.object({ name: z.string(), file: z.string(), cases: z.number() })),
   /**
@@ -104,6 +129,32 @@ export const CaseRecordSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 
+/**
+ * One check the gate made, as junit.xml lists it: the gate's verdict is the only place a junit.xml has failures, so a
+ * CI test viewer is red exactly when the gate failed, and names each failing check with its cases.
+ */
+export const GateCheckSchema = z.object({
+  kind: z.enum(['infrastructure', 'pass-rate', 'threshold', 'regression']),
+  /** What was checked, as a test's name: "correct-arguments >= 80.0% in names-only × sim:guesser". */
+  name: z.string(),
+  ok: z.boolean(),
+  /** The gate's line for it (the one printed when it failed). */
+  line: z.string(),
+  /** The grader and the cell it is about (absent: every cell). */
+  grader: z.string().optional(),
+  renderer: z.string().optional(),
+  provider: z.string().optional(),
+});
+
+/** The gate's verdict on a run, as its footer keeps it: the exit code, the lines printed and every check made. */
+export const RunGateSchema = z.object({
+  exitCode: z.number(),
+  lines: z.array(z.string()),
+  checks: z.array(GateCheckSchema),
+  /** The run id of the baseline compared with; null: the config's baseline file did not exist; absent: not compared. */
+  baseline: z.string().nullable().optional(),
+});
+
 /** Last line of a run that ended (finished or interrupted); a killed run has none. */
 export const RunFooterSchema = z.object({
   type: z.literal('footer'),
@@ -111,15 +162,23 @@ export const RunFooterSchema = z.object({
   interrupted: z.boolean(),
   completed: z.number(),
   errors: z.number(),
+  /**
+   * The gate's verdict, added once the command judged it (eval, replay, regrade, merge), so `toolgauge report` writes
+   * junit.xml and summary.md as the command did. Absent when nothing was judged (`grade`, a cancelled run) and in
+   * logs written before it was kept.
+   */
+  gate: RunGateSchema.optional(),
 });
 
 export const RunRecordSchema = z.discriminatedUnion('type', [RunHeaderSchema, CaseRecordSchema, RunFooterSchema]);
 
 /* The records' types are the contract's (src/contracts/run-log.ts); these schemas read exactly them. */
-export type { CaseRecord, RunFooter, RunHeader, RunRecord };
+export type { CaseRecord, GateCheck, RunFooter, RunGate, RunHeader, RunRecord };
 export type RunLogSchemasAgree = [
   Agrees<SameType<z.infer<typeof RunHeaderSchema>, RunHeader>>,
   Agrees<SameType<z.infer<typeof CaseRecordSchema>, CaseRecord>>,
   Agrees<SameType<z.infer<typeof RunFooterSchema>, RunFooter>>,
   Agrees<SameType<z.infer<typeof RunRecordSchema>, RunRecord>>,
+  Agrees<SameType<z.infer<typeof GateCheckSchema>, GateCheck>>,
+  Agrees<SameType<z.infer<typeof RunGateSchema>, RunGate>>,
 ];

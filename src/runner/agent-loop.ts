@@ -7,6 +7,7 @@ import type { ToolExecution, Transcript, Turn } from '../contracts/transcript.js
 import { ToolgaugeError } from '../errors.js';
 import { acceptedCalls, parseResponse } from '../parse/index.js';
 import { parseTools } from '../parse/parse-tools.js';
+import type { ToolSearchRuntime } from '../presentation/tool-search.js';
 import { feedbackMessages } from './feedback.js';
 import { routeCall } from './route-call.js';
 
@@ -31,6 +32,7 @@ export class LoopError extends Error {
  * feed the results back in the protocol's shape → repeat, until a reply has no call or maxTurns. `offered` is the
  * tool list the request was rendered from (the case's catalog after filtering): replies are parsed knowing those
  * tools, and called names resolve against them as the graders resolve them. Without it, the session's catalog.
+ * `search`: a tool-search strategy's runtime, which answers the search tool's calls.
  */
 export async function runAgentLoop(
   first: ModelRequest,
@@ -39,9 +41,11 @@ export async function runAgentLoop(
   limits: LoopLimits,
   abort: CaseAbort,
   offered: readonly ToolDef[] = session.catalog.tools,
+  search?: ToolSearchRuntime,
 ): Promise<Transcript> {
   const turns: Turn[] = [];
-  const end = await answerMessage({ first, provider, session, limits, abort, offered }, turns, {
+  const parts: LoopParts = { first, provider, session, limits, abort, offered, ...(search ? { search } : {}) };
+  const end = await answerMessage(parts, turns, {
     messages: [...first.messages],
     maxTurns: limits.maxTurns,
   });
@@ -57,6 +61,11 @@ export interface LoopParts {
   limits: LoopLimits;
   abort: CaseAbort;
   offered: readonly ToolDef[];
+  /**
+   * A tool-search strategy's runtime: answers calls to the search tool and remembers what the searches loaded for the
+   * whole case, so a tool found while answering one user message stays loaded for the next ones.
+   */
+  search?: ToolSearchRuntime;
 }
 
 /** One user message to answer: the messages up to it (it last), its turn budget, and, in a conversation, its index. */
@@ -80,10 +89,12 @@ export interface MessageEnd {
  * carries out in its transcript).
  */
 export async function answerMessage(parts: LoopParts, turns: Turn[], todo: MessageToAnswer): Promise<MessageEnd> {
-  const { first, provider, session, limits, abort, offered } = parts;
+  const { first, provider, session, limits, abort, offered, search } = parts;
   let messages = todo.messages;
   const { oracle: _oracle, ...visible } = first;
-  const context: ParseContext = { tools: parseTools(offered, first.tools) };
+  // the search tool is a name a reply may call too (a text protocol's call to it is read like any other)
+  const parseOffered = search ? [...offered, { name: search.spec.tool, inputSchema: {}, server: '' }] : offered;
+  const context: ParseContext = { tools: parseTools(parseOffered, first.tools) };
   const transcript = (stopReason: Transcript['stopReason'], finalText: string): Transcript => ({
     turns,
     finalText,
@@ -94,7 +105,14 @@ export async function answerMessage(parts: LoopParts, turns: Turn[], todo: Messa
     const index = turns.length;
     if (abort.isAborted)
       throw new LoopError(new ToolgaugeError('ABORTED', 'run interrupted'), transcript('aborted', ''));
-    const request: ModelRequest = { ...base, messages: [...messages], meta: { ...first.meta, turn: index } };
+    // with tool search, the native tools offered now: the first request's and those the case's searches loaded since
+    const tools = search ? search.nativeTools : first.tools;
+    const request: ModelRequest = {
+      ...base,
+      ...(tools ? { tools } : {}),
+      messages: [...messages],
+      meta: { ...first.meta, turn: index },
+    };
     let response: Awaited<ReturnType<Provider['generate']>>;
     try {
       response = await withTimeout(
@@ -113,7 +131,7 @@ export async function answerMessage(parts: LoopParts, turns: Turn[], todo: Messa
     const turn: Turn = {
       index,
       ...(todo.userTurn !== undefined ? { userTurn: todo.userTurn } : {}),
-      request: { ...visible, messages: request.messages, meta: request.meta },
+      request: { ...visible, ...(tools ? { tools } : {}), messages: request.messages, meta: request.meta },
       response,
       parse,
       executed: [],
@@ -122,7 +140,7 @@ export async function answerMessage(parts: LoopParts, turns: Turn[], todo: Messa
     if (accepted.length === 0) return { stopReason: 'answered', finalText: response.text, messages };
     try {
       turn.executed = await executeCalls(
-        first,
+        request,
         response.toolCalls,
         accepted,
         session,
@@ -130,6 +148,7 @@ export async function answerMessage(parts: LoopParts, turns: Turn[], todo: Messa
         limits.toolMs,
         index,
         abort,
+        search,
       );
     } catch (e) {
       throw new LoopError(e, transcript('error', response.text));
@@ -148,6 +167,7 @@ async function executeCalls(
   toolMs: number,
   turnIndex: number,
   abort: CaseAbort,
+  search: ToolSearchRuntime | undefined,
 ): Promise<ToolExecution[]> {
   // Native APIs need an answer for every call id the model sent, even ones whose arguments did not parse.
   const work: { call: ParsedCall | undefined; id: string; name: string }[] =
@@ -155,8 +175,41 @@ async function executeCalls(
       ? nativeCalls.map((n) => ({ call: accepted.find((a) => a.id === n.id), id: n.id, name: n.name }))
       : accepted.map((a, i) => ({ call: a, id: a.id ?? `call_${turnIndex + 1}_${i + 1}`, name: a.name }));
   const out: ToolExecution[] = [];
-  for (const { call, id, name } of work) {
+  const max = request.maxCallsPerTurn ?? Number.POSITIVE_INFINITY;
+  for (const [i, { call, id, name }] of work.entries()) {
     const started = performance.now();
+    if (i >= max) {
+      // a Cline-style agent runs the first tool of a message and tells the model the others did not run
+      out.push({
+        callId: id,
+        name,
+        server: '',
+        tool: name,
+        args: call?.args,
+        result: `${name} was not executed: use one tool per message, and call it again in your next message.`,
+        isError: true,
+        durationMs: 0,
+      });
+      continue;
+    }
+    if (search?.handles(name)) {
+      // the search tool is the runner's: answered here, never routed to a server
+      const answer = call
+        ? search.answer(call.args)
+        : { text: `The arguments of ${name} are not valid JSON.`, isError: true, found: [] };
+      out.push({
+        callId: id,
+        name,
+        server: '',
+        tool: name,
+        args: call?.args,
+        result: answer.text,
+        isError: answer.isError,
+        durationMs: performance.now() - started,
+        loaded: answer.found,
+      });
+      continue;
+    }
     const route = routeCall(name, request.tools, offered);
     const target = route.target;
     const base = { callId: id, name, server: target?.server ?? '', tool: target?.tool ?? name, args: call?.args };
@@ -171,11 +224,24 @@ async function executeCalls(
       result = { text: `Unknown tool: ${name}. Use one of the tools listed in the instructions.`, isError: true };
     else if (!isPlainObject(call.args))
       result = { text: `The arguments of ${name} must be a JSON object.`, isError: true };
+    else if (search && !search.isLoaded(target.server, target.tool))
+      result = {
+        text: `${name} is not loaded: find it with ${search.spec.tool} first, then call it.`,
+        isError: true,
+      };
+    else if (isDistractor(offered, target))
+      // a distractor's server is not part of the case: it answers as an unreachable tool would, saying nothing of why
+      result = { text: `${name} is not available right now.`, isError: true };
     // The case's cancellation ends a call in flight at once (Ctrl-C, case timeout): nothing waits out toolMs.
     else result = await session.call(target.server, target.tool, call.args, toolMs, abort);
     out.push({ ...base, result: result.text, isError: result.isError, durationMs: performance.now() - started });
   }
   return out;
+}
+
+/** Whether a call goes to a tool a catalog variant added as a distractor. */
+function isDistractor(offered: readonly ToolDef[], target: { server: string; tool: string }): boolean {
+  return offered.some((t) => t.distractor === true && t.name === target.tool && t.server === target.server);
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -14,8 +14,8 @@ import { answerMessage, type LoopParts, runAgentLoop } from './agent-loop.js';
  * their expectations fail as never reached.
  */
 export async function runConversation(parts: LoopParts, testCase: SuiteCase): Promise<Transcript> {
-  const { first, provider, session, limits, abort, offered } = parts;
-  if (!testCase.turns) return runAgentLoop(first, provider, session, limits, abort, offered);
+  const { first, provider, session, limits, abort, offered, search } = parts;
+  if (!testCase.turns) return runAgentLoop(first, provider, session, limits, abort, offered, search);
   const turns: Turn[] = [];
   const total = testCase.maxTotalTurns ?? Number.POSITIVE_INFINITY;
   let messages: Message[] = [...first.messages];
@@ -38,7 +38,8 @@ export async function runConversation(parts: LoopParts, testCase: SuiteCase): Pr
       messages,
       maxTurns: budget,
       userTurn: u,
-      ...(u > 0 ? { oracle: oracleOf(testCase, u) } : {}),
+      // a later message's expectations, with the catalog the strategy presents (a persona's candidates) kept
+      ...(u > 0 ? { oracle: oracleOf(testCase, u, first.oracle?.catalog) } : {}),
     });
     ({ finalText, stopReason, messages } = end);
     if (stopReason !== 'answered') break;

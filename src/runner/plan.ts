@@ -1,6 +1,7 @@
 import type { LoadedSuite } from '../config/load-suite.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import type { ProviderSlot, Strategy } from '../plugins/index.js';
+import { runsWith } from '../presentation/strategy-providers.js';
 
 /** One unit of work: a case in one cell (strategy × provider) for one repeat. */
 export interface PlanItem {
@@ -16,8 +17,16 @@ export function planKey(suite: string, caseId: string, renderer: string, provide
   return `${suite}/${caseId}|${renderer}|${provider}|${repeat}`;
 }
 
-export function planSize(suites: LoadedSuite[], strategies: number, providers: number, repeats: number): number {
-  return suites.reduce((n, s) => n + s.cases.count, 0) * strategies * providers * repeats;
+/** Cases the plan holds: every case in every cell a strategy runs in (a strategy may name its providers). */
+export function planSize(
+  suites: LoadedSuite[],
+  strategies: readonly Strategy[],
+  providers: readonly ProviderSlot[],
+  repeats: number,
+): number {
+  let cells = 0;
+  for (const s of strategies) for (const p of providers) if (runsWith(s, p.label)) cells++;
+  return suites.reduce((n, s) => n + s.cases.count, 0) * cells * repeats;
 }
 
 /**
@@ -35,6 +44,7 @@ export function* plan(
       for (const c of suite.cases) {
         for (const strategy of strategies) {
           for (const provider of providers) {
+            if (!runsWith(strategy, provider.label)) continue;
             yield {
               key: planKey(suite.suite.name, c.id, strategy.label, provider.label, repeat),
               suite,

@@ -26,6 +26,11 @@ export interface ListingBounds {
   signal?: AbortSignal;
   /** Shared with the run's pool: a server that timed out here is not started again by the run. */
   pool?: PoolOptions;
+  /**
+   * Told each suite's tools once known (listed, or inline), for checks of the run's own that need them (catalog
+   * variants' distractor counts and description overrides); it throws to stop the run.
+   */
+  onListed?: (loaded: LoadedSuite, tools: readonly ToolDef[]) => void;
 }
 
 /** The tools a suite's servers list, or undefined when they could not be listed in time. */
@@ -57,6 +62,8 @@ async function listServerTools(
  */
 export async function checkListedExpectations(suites: readonly LoadedSuite[], bounds: ListingBounds): Promise<void> {
   const withServers = suites.filter((s) => !toolsKnownAtLoad(s.suite));
+  const inline = (s: LoadedSuite) => (s.suite.tools ?? []).map((t) => ({ ...t, server: INLINE_SERVER }));
+  for (const s of suites) if (toolsKnownAtLoad(s.suite)) bounds.onListed?.(s, inline(s));
   if (withServers.length === 0) return;
   for (const loaded of withServers) {
     for (const server of sharedStateServers(loaded.suite, loaded.cases))
@@ -70,6 +77,7 @@ export async function checkListedExpectations(suites: readonly LoadedSuite[], bo
       if (bounds.signal?.aborted) return;
       const serverTools = await listServerTools(pool, loaded, bounds);
       if (!serverTools) continue;
+      bounds.onListed?.(loaded, [...serverTools, ...inline(loaded)]);
       const issues = checkExpectations(loaded.suite, loaded.cases, { serverTools });
       if (issues.length === 0) continue;
       // Located only now that there is something to report: the suite is parsed again, with its node positions.

@@ -3,6 +3,7 @@ import type { Grade, Grader } from '../contracts/grade.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { errorMessage, isToolgaugeError } from '../errors.js';
 import { gradeCase } from '../graders/grade-case.js';
+import { ToolSearchRuntime } from '../presentation/tool-search.js';
 import { renderCase } from '../render/render-case.js';
 import { RunContext } from '../render/run-context.js';
 import type { CaseRecord } from '../run-log/schema.js';
@@ -48,7 +49,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
   const session = await pool.openCase(suite, c, bounds).catch((e: unknown) => e as Error);
   try {
     if (session instanceof Error) throw session;
-    const { catalog, rendered, request } = renderCase({
+    const { catalog, tools, rendered, prepared, request } = renderCase({
       suite,
       testCase: c,
       live: session.catalog,
@@ -63,15 +64,33 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
     protocol = rendered.protocol;
     promptTokens = context.prompts.count(rendered);
     const limits = { maxTurns: c.maxTurns ?? settings.maxTurns, turnMs: settings.turnMs, toolMs: settings.toolMs };
-    // routed and parsed against the tools the grade judges by (filtered, or the schema cache)
-    const parts = { first: request, provider: provider.provider, session, limits, abort, offered: catalog.tools };
+    // routed and parsed against the tools the grade judges by (filtered, or the schema cache; as served, whatever the
+    // catalog variant showed the model)
+    const search = rendered.toolSearch
+      ? new ToolSearchRuntime(rendered.toolSearch, catalog.tools, prepared, context.searches, rendered.tools)
+      : undefined;
+    const parts = {
+      first: request,
+      provider: provider.provider,
+      session,
+      limits,
+      abort,
+      offered: tools,
+      ...(search ? { search } : {}),
+    };
     transcript = await runConversation(parts, c);
     if (c.expect.state) {
       const servers = Object.keys(suite.suite.servers ?? {});
       const access = { servers, session, timeoutMs: settings.toolMs, cancel: abort };
       transcript = { ...transcript, state: await observeState(c.expect.state, access) };
     }
-    grades = gradeCase(settings.graders, { case: c, transcript, protocol, tools: catalog.tools });
+    grades = gradeCase(settings.graders, {
+      case: c,
+      transcript,
+      protocol,
+      tools,
+      ...(catalog.tools !== tools ? { shown: catalog.tools } : {}),
+    });
   } catch (e) {
     const cause = e instanceof LoopError ? e.cause : e;
     if (e instanceof LoopError) transcript = e.transcript;

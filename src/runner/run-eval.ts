@@ -183,10 +183,13 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
       // Every record is redacted once here, before the run log, the reports and the progress line see it: a
       // provider plugin (or a tool server) may quote a credential in an error or a reply.
       const record = redactSecrets(await runCase(item, pool, settings, caseSignal));
-      // A terminal's Ctrl-C may reach a server started in our process group; one may die before our own SIGINT
-      // handler has run. Give the signal a moment to land so such a case is left for --resume, not a crash.
-      if (record.error?.code === 'SERVER_CRASH' && !stopped()) await delay(250);
-      const cutShort = caseSignal.aborted || (stopped() && record.error?.code === 'SERVER_CRASH');
+      // Stdio servers lead their own process groups, out of reach of a terminal's Ctrl-C, except for the instant
+      // between their fork and their own group: a Ctrl-C then ends the server as it starts (SERVER_INTERRUPTED),
+      // maybe before our own SIGINT handler has run. Wait for that handler (briefly), then leave the case for
+      // --resume: the interrupt ended it, not the server.
+      const code = record.error?.code;
+      if (code === 'SERVER_INTERRUPTED' && !stopped()) await abortedWithin(1000, caseSignal, input.stop);
+      const cutShort = caseSignal.aborted || (stopped() && (code === 'SERVER_CRASH' || code === 'SERVER_INTERRUPTED'));
       if (cutShort && record.error) break; // unfinished: leave it for --resume
       if (failure !== undefined) break;
       try {
@@ -224,6 +227,12 @@ export async function runEval(input: EvalInput): Promise<EvalOutcome> {
   }
   if (failure !== undefined) throw stoppedBy(failure, input.runDir, runLog, kept + writer.casesOnDisk);
   return { aggregate, interrupted: stopped(), runLog };
+}
+
+/** Resolves once one of `signals` aborts, or after `ms`. */
+async function abortedWithin(ms: number, ...signals: (AbortSignal | undefined)[]): Promise<void> {
+  const any = AbortSignal.any(signals.filter((s): s is AbortSignal => s !== undefined));
+  await delay(ms, undefined, { signal: any }).catch(() => {});
 }
 
 /**

@@ -1,6 +1,8 @@
 // A provider plugin for the gate's simulations: each trial of a case answers correctly with the case's probability
-// (tests/helpers/bernoulli-model.ts), seeded by the run's seed, the case and the repeat, so two runs with different
-// seeds are two independent draws of the same model (an A/A pair). Options: p, spread, sticky, thin, broken, stream.
+// (tests/helpers/bernoulli-model.ts), seeded by the run's seed, the case and the repeat. A real model's randomness is
+// not part of the configuration: set TG_BERNOULLI_DRAW to draw from that number instead of the run's seed, so two runs
+// of the same configuration with different draws are two independent runs of the same model (an A/A pair, the same
+// config hash). Options: p, spread, sticky, thin, broken, stream.
 // The suite it answers has one tool, `pick`, whose right argument is n = 1: a right answer calls pick(n=1), a wrong
 // one pick(n=2), in the xml-tags protocol.
 import type { ModelRequest, ModelResponse, Provider } from '../../src/contracts/index.js';
@@ -22,6 +24,7 @@ export function provider(options: Record<string, unknown>): Provider {
     broken: num(options.broken, 'broken', 0),
     stream: String(options.stream ?? ''),
   };
+  const draw = process.env.TG_BERNOULLI_DRAW;
   return {
     id: 'bernoulli',
     kind: 'sim',
@@ -29,7 +32,7 @@ export function provider(options: Record<string, unknown>): Provider {
     async generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
       signal?.throwIfAborted();
       const { seed, caseId, repeat } = request.meta;
-      const n = trialPasses(o, seed, caseId, repeat) ? 1 : 2;
+      const n = trialPasses(o, draw === undefined ? seed : Number(draw), caseId, repeat) ? 1 : 2;
       const text = `<tool_call>{"name": "pick", "arguments": {"n": ${n}}}</tool_call>`;
       return { text, toolCalls: [], finishReason: 'stop', latencyMs: 0, raw: { request: null, response: { text } } };
     },

@@ -256,3 +256,30 @@ function vary(record: CaseRecord, rand: () => number): CaseRecord {
 export function variedRecords(n: number, seed: number = SEED): CaseRecord[] {
   return Array.from({ length: n }, (_, i) => variedRecord(i, seed));
 }
+
+/**
+ * A value nested `levels` deep (objects, or arrays when `arrays`), built without recursion, holding `text` near its
+ * top (where packing rule d searches) and at its bottom (far deeper than it searches).
+ */
+export function deepValue(levels: number, text: string, arrays = false): unknown {
+  let v: unknown = { bottom: text, n: levels };
+  for (let d = levels; d > 0; d--)
+    v = arrays ? (d === 5 ? [text, v] : [d, v]) : d === 5 ? { note: text, a: v } : { a: v };
+  return arrays ? { list: v } : v;
+}
+
+/**
+ * The record with each native call's arguments replaced by a value nested `levels` deep, as a provider that sends
+ * arguments as objects (Ollama, Anthropic) logs it: the same value in the reply, its raw wire body, the next turn's
+ * request and raw request (the calls are shared objects there, as the runner shares them), and the parse.
+ */
+export function deepened(record: CaseRecord, levels: number, text: string): CaseRecord {
+  for (const [t, turn] of record.transcript.turns.entries())
+    for (const [c, call] of turn.response.toolCalls.entries()) {
+      const value = deepValue(levels, `${text} ${t}.${c}`, (t + c) % 2 === 1);
+      call.arguments = value as NativeCall['arguments'];
+      const parsed = turn.parse.calls[c];
+      if (parsed) parsed.args = value;
+    }
+  return record;
+}
