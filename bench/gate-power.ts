@@ -16,7 +16,7 @@ import { compareSnapshots } from '../src/report/compare.js';
 import { gatePower, type NoiseModel } from '../src/report/gate-power.js';
 import type { RunSnapshot } from '../src/report/snapshot.js';
 import { SNAPSHOT_FORMAT } from '../src/report/snapshot.js';
-import { mcnemarExact } from '../src/report/stats.js';
+import { mcnemarExact } from '../src/util/stats.js';
 import { type BernoulliOptions, caseProbability, trialsOfCase } from '../tests/helpers/bernoulli-model.js';
 
 const args = process.argv.slice(2);

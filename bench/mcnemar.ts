@@ -1,4 +1,4 @@
-import { mcnemarExact } from '../src/report/stats.js';
+import { mcnemarExact } from '../src/util/stats.js';
 import type { BenchResult } from './types.js';
 
 /** The exact McNemar test as compare and the gate run it for every cell × grader: ms per call at 10,000 pairs. */

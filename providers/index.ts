@@ -1,3 +1,4 @@
+import type { BuiltinProviderPrefix } from '../src/config/provider-options-schema.js';
 import type { ProviderFactory } from '../src/contracts/provider.js';
 
 /**
@@ -11,7 +12,7 @@ export const providerLoaders = {
   ollama: async () => (await import('./ollama/index.js')).ollamaFactory,
   'openai-compatible': async () => (await import('./openai-compatible/index.js')).openaiCompatibleFactory,
   sim: async () => (await import('./simulated/index.js')).simFactory,
-} satisfies Record<string, () => Promise<ProviderFactory>>;
+} satisfies Record<BuiltinProviderPrefix, () => Promise<ProviderFactory>>;
 
 export type ProviderPrefix = keyof typeof providerLoaders;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { fitLength, hashedName, nameKey, safeCharacters } from '../src/catalog/provider-safe-name.js';
 import type { RenderedTool } from '../src/contracts/model.js';
 import type { Renderer } from '../src/contracts/renderer.js';
+import { fitLength, hashedName, nameKey, safeCharacters } from '../src/util/provider-safe-name.js';
 import { parseOptions } from './parts/options.js';
 import { normalizeSchema } from './parts/schema-normalize.js';
 import { caseMessages, joinSections, NATIVE_TOOL_USE, PREAMBLE } from './parts/sections.js';

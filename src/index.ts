@@ -27,9 +27,9 @@ export { acceptedCalls, parseResponse } from './parse/index.js';
 export {
   resolveGraders,
   resolveProviders,
-  resolveReporters,
   resolveStrategies,
 } from './plugins/index.js';
+export { resolveReporters } from './report/reporter-registry.js';
 export { RunAggregate } from './run-log/aggregate.js';
 export { readRunLog } from './run-log/reader.js';
 export { RUN_LOG_FORMAT } from './run-log/schema.js';

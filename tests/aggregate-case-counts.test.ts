@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { snapshotCases } from '../src/report/snapshot.js';
-import { passHatK } from '../src/report/stats.js';
 import { compareStrategies } from '../src/report/strategy-comparison.js';
 import { RunAggregate } from '../src/run-log/aggregate.js';
 import { readRunLog } from '../src/run-log/reader.js';
 import type { CaseRecord, RunHeader } from '../src/run-log/schema.js';
+import { passHatK } from '../src/util/stats.js';
 import { type SyntheticCase, writeSyntheticRun } from './helpers/synthetic-run.js';
 import { useTempDirs } from './helpers/temp-dirs.js';
 

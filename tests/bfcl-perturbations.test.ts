@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { answerArgs } from '../src/config/expected-answer.js';
 import { loadSuite, wholeSuite } from '../src/config/load-suite.js';
 import type { SuiteCase } from '../src/contracts/suite.js';
 import { graders } from '../src/graders/index.js';
-import { answerArgs, pythonCallList } from '../src/import/bfcl-answer.js';
 import { UNSATISFIABLE } from '../src/import/bfcl-import.js';
 import { ROOT } from './cli-helpers.js';
 import { transcriptOf } from './helpers/grader-fixtures.js';
+import { pythonCallList } from './helpers/python-call-list.js';
 
 const CATEGORIES = ['simple_python', 'multiple', 'parallel', 'live_simple'] as const;
 const suites = Object.fromEntries(

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { providerLoaders } from '../providers/index.js';
 import { renderers } from '../renderers/index.js';
 import { graders } from '../src/graders/index.js';
-import { resolveGrader, resolveRenderer, resolveReporters } from '../src/plugins/index.js';
+import { resolveGrader, resolveRenderer } from '../src/plugins/index.js';
+import { resolveReporters } from '../src/report/reporter-registry.js';
 import { builtinReporters } from '../src/report/reporters/index.js';
 import { ROOT } from './cli-helpers.js';
 

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderers } from '../renderers/index.js';
 import { ServerPool } from '../src/catalog/server-pool.js';
-import { filterTools } from '../src/catalog/tool-filter.js';
 import { formatRendered, renderCommand, renderTarget } from '../src/cli/render-command.js';
 import { schemasCommand } from '../src/cli/schemas-command.js';
 import { type LoadedSuite, loadSuite } from '../src/config/load-suite.js';
 import type { RenderedRequest } from '../src/contracts/renderer.js';
 import { resolveStrategies, type Strategy } from '../src/plugins/index.js';
 import { renderCase } from '../src/render/render-case.js';
+import { filterTools } from '../src/util/tool-filter.js';
 import { ROOT } from './cli-helpers.js';
 import { useTempDirs } from './helpers/temp-dirs.js';
 

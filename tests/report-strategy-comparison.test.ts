@@ -3,11 +3,11 @@ import { scriptJson } from '../src/report/html-data.js';
 import { heatPosition, heatStyle } from '../src/report/html-heat.js';
 import { tradeoffSvg } from '../src/report/html-tradeoff.js';
 import { signFlipTest } from '../src/report/sign-flip.js';
-import { mcnemarExact } from '../src/report/stats.js';
 import { compareStrategies, pairedDiffInterval } from '../src/report/strategy-comparison.js';
 import { renderSummary } from '../src/report/summary.js';
 import { paretoFront, tradeoffPoints } from '../src/report/tradeoff.js';
 import { loadRun } from '../src/run-log/load-run.js';
+import { mcnemarExact } from '../src/util/stats.js';
 import { passingCases, writeSyntheticRun } from './helpers/synthetic-run.js';
 import { useTempDirs } from './helpers/temp-dirs.js';
 

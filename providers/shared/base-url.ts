@@ -1,5 +1,5 @@
 import { ToolgaugeError } from '../../src/errors.js';
-import { registerSecret } from './redact.js';
+import { registerSecret } from '../../src/util/redact.js';
 
 /** Where an SDK client sends its requests, from a base URL that may carry credentials. */
 export interface Endpoint {

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { ToolgaugeError } from '../../src/errors.js';
-import { registerSecret, registerUrlCredentials } from './redact.js';
+import { registerSecret, registerUrlCredentials } from '../../src/util/redact.js';
 
 /** Set while the providers of a run that calls none of them are made (see {@link withoutKeys}). */
 const keyless = new AsyncLocalStorage<true>();

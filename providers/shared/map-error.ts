@@ -1,5 +1,5 @@
 import { type ErrorCode, ToolgaugeError } from '../../src/errors.js';
-import { redactText } from './redact.js';
+import { redactText } from '../../src/util/redact.js';
 import { type HeadersLike, retryAfterMs } from './retry.js';
 
 /** What we learned from an SDK's error, in SDK-independent terms. */

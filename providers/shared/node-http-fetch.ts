@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import { isSecretHeader } from './redact.js';
+import { isSecretHeader } from '../../src/util/redact.js';
 
 /**
  * A `fetch` for the SDK clients built on node:http/node:https with keep-alive agents.

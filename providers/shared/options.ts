@@ -1,52 +1,14 @@
 import { z } from 'zod';
+import { type ProviderOptions, providerOptionsSchema } from '../../src/config/provider-options-schema.js';
 import { ToolgaugeError } from '../../src/errors.js';
-import { REDACTED, registerCredentials } from './redact.js';
+import { REDACTED, registerCredentials } from '../../src/util/redact.js';
 
-/** Which tool the model must use: the API's own words are mapped per provider. */
-export const toolChoiceSchema = z.union([
-  z.enum(['auto', 'required', 'none']),
-  z.object({ name: z.string().min(1) }).strict(),
-]);
-export type ToolChoice = z.infer<typeof toolChoiceSchema>;
-
-/** Options every SDK provider accepts in the config (`providers: [{id: 'openai:gpt-4o-mini', options: {...}}]`). */
-export const providerOptionsSchema = z
-  .object({
-    baseURL: z.string().url().optional(),
-    temperature: z.number().min(0).max(2).optional(),
-    maxTokens: z.number().int().positive().optional(),
-    toolChoice: toolChoiceSchema.optional(),
-    stream: z.boolean().default(false),
-    timeoutMs: z.number().int().positive().default(120_000),
-    maxRetries: z.number().int().min(0).max(20).default(3),
-    concurrency: z.number().int().positive().default(4),
-    rpm: z.number().positive().optional(),
-    apiKeyEnv: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')
-      .optional(),
-    headers: z.record(z.string(), z.string()).optional(),
-    /** Base of the exponential backoff between retries (tests make it small). */
-    retryBaseMs: z.number().int().min(0).default(500),
-    /** Upper bound for one backoff delay (a longer Retry-After is still honoured). */
-    retryMaxMs: z.number().int().min(0).default(30_000),
-    /**
-     * How the SDK clients reach the API: 'fetch' (the default: Node's global fetch, the transport the SDK maintainers
-     * ship and test) or 'node-http' (node:http keep-alive, providers/shared/node-http-fetch.ts: a fraction of a
-     * millisecond less CPU per request, which only shows against the local wire mock; bench/ sets it to measure the
-     * harness's own overhead).
-     */
-    transport: z.enum(['fetch', 'node-http']).default('fetch'),
-    /**
-     * Which OpenAI API the openai and openai-compatible providers call: 'chat' (Chat Completions,
-     * `POST /chat/completions`) or 'responses' (the Responses API, `POST /responses`, which newer OpenAI models and
-     * features target first). Other providers reject 'responses' (see rejectResponsesApi).
-     */
-    api: z.enum(['chat', 'responses']).default('chat'),
-  })
-  .strict();
-
-export type ProviderOptions = z.output<typeof providerOptionsSchema>;
+export {
+  type ProviderOptions,
+  providerOptionsSchema,
+  type ToolChoice,
+  toolChoiceSchema,
+} from '../../src/config/provider-options-schema.js';
 
 /**
  * Validates a provider's options; unknown keys and bad values are CONFIG_INVALID naming the provider and key (never

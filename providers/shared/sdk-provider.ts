@@ -2,10 +2,10 @@ import type { ModelRequest, ModelResponse, NativeCall, ProviderKind, Usage } fro
 import type { Provider } from '../../src/contracts/provider.js';
 import { ToolgaugeError } from '../../src/errors.js';
 import { jsonText } from '../../src/util/json-text.js';
+import { redactSecrets } from '../../src/util/redact.js';
 import { classifySdkError, type ErrorFacts, providerError } from './map-error.js';
 import type { ProviderOptions } from './options.js';
 import { createLimiter } from './rate-limit.js';
-import { redactSecrets } from './redact.js';
 import { abortedError, withRetry } from './retry.js';
 
 /** What one SDK call produced, already in neutral terms (plus the API's own response for `raw`). */

@@ -1,5 +1,5 @@
+import { answerArgs } from '../../src/config/expected-answer.js';
 import type { ExpectedCall } from '../../src/contracts/index.js';
-import { answerArgs } from '../../src/import/bfcl-answer.js';
 import type { RequestView } from './request-view.js';
 import type { SimCall } from './types.js';
 

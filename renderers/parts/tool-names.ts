@@ -1,8 +1,8 @@
-import { providerSafeNames, textNames } from '../../src/catalog/provider-safe-name.js';
 import type { ProviderKind } from '../../src/contracts/model.js';
 import type { ToolDef } from '../../src/contracts/tool.js';
+import { providerSafeNames, textNames } from '../../src/util/provider-safe-name.js';
 
-export { sortTools } from '../../src/catalog/provider-safe-name.js';
+export { sortTools } from '../../src/util/provider-safe-name.js';
 
 export interface NamedTool {
   /** The name the model sees and uses. */

@@ -6,8 +6,8 @@ type SuiteView = Pick<Suite, 'name' | 'toolFilter'>;
 import type { Catalog, ToolDef } from '../contracts/tool.js';
 import { applyVariant, type ResolvedVariant, type VariantView } from '../presentation/apply-variant.js';
 import { hashOf } from '../util/canonical-json.js';
+import { filterTools } from '../util/tool-filter.js';
 import { diffCatalogs, hasDrift, readSchemaCache, schemaCachePath } from './schema-cache.js';
-import { filterTools } from './tool-filter.js';
 
 export interface CaseCatalogInput {
   /** The suite's tools as the live servers list them. */

@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import type { LoadedSuite } from '../config/load-suite.js';
+import { INLINE_SERVER } from '../config/suite-schema.js';
 import type { ServerSpec, SuiteCase } from '../contracts/suite.js';
 import type { Catalog, ToolDef } from '../contracts/tool.js';
 import { isToolgaugeError, ToolgaugeError } from '../errors.js';
@@ -10,8 +11,6 @@ import type { Cancellation, McpConnection, RequestBounds, ToolCallOutcome } from
 /** The MCP SDK and the bundled servers load on first use: suites with inline tools only never need them. */
 const connectServer = async (...args: Parameters<typeof import('./mcp-connection.js').connectServer>) =>
   (await import('./mcp-connection.js')).connectServer(...args);
-
-export const INLINE_SERVER = 'inline';
 
 /** The tools of one case: its catalog and a way to call them. Built-in servers are fresh per case. */
 export interface CaseSession {

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { displayPath, formatPath, loadYamlFile } from '../config/load-yaml.js';
+import { formatPath, loadYamlFile } from '../config/load-yaml.js';
 import { nestingError, tooDeepPath } from '../config/nesting-limit.js';
 import type { JSONSchema } from '../contracts/json-schema.js';
 import { ToolgaugeError } from '../errors.js';
+import { displayPath } from '../util/display-path.js';
 
 /** A tool read from a tools file: its name, description and input schema, whatever API shape the file used. */
 export interface FileTool {

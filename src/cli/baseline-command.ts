@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
-import { displayPath } from '../config/load-yaml.js';
 import { ToolgaugeError } from '../errors.js';
 import { baselinePath } from '../gate/judge.js';
 import { serializeSnapshot, snapshotOf } from '../report/snapshot.js';
 import { loadRun } from '../run-log/load-run.js';
+import { displayPath } from '../util/display-path.js';
 import { prepareOutputFile } from '../util/output-folder.js';
 import { writeFileWhole } from '../util/write-file.js';
 

@@ -1,11 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { displayPath } from '../config/load-yaml.js';
 import { compareSettings } from '../gate/config-gate.js';
 import { compareSnapshots } from '../report/compare.js';
 import { renderCompare } from '../report/compare-md.js';
 import { fmtP } from '../report/format.js';
 import { loadSnapshot } from '../report/load-snapshot.js';
+import { displayPath } from '../util/display-path.js';
 import { prepareOutputFile } from '../util/output-folder.js';
 import { visibleInline } from '../util/visible-text.js';
 import { writeFileWhole } from '../util/write-file.js';

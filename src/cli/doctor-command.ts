@@ -1,7 +1,5 @@
-import { redactText } from '../../providers/shared/redact.js';
 import { type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
 import type { LoadedSuite } from '../config/load-suite.js';
-import { displayPath } from '../config/load-yaml.js';
 import { suiteHashes } from '../config/suite-hash.js';
 import { checkBaseline } from '../doctor/check-baseline.js';
 import { checkExpectedCalls } from '../doctor/check-expected-calls.js';
@@ -12,6 +10,8 @@ import { checkSizing } from '../doctor/check-sizing.js';
 import { type Finding, formatFinding } from '../doctor/finding.js';
 import { errorMessage } from '../errors.js';
 import { configHash } from '../report/measured-config.js';
+import { displayPath } from '../util/display-path.js';
+import { redactText } from '../util/redact.js';
 import { errorLines } from './terminal-guard.js';
 
 export interface DoctorFlags {

@@ -3,11 +3,9 @@ import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { withoutKeys } from '../../providers/shared/env.js';
 import type { PoolOptions } from '../catalog/server-pool.js';
-import { checkListedExpectations } from '../config/check-expectations.js';
 import { ConfigSchema } from '../config/config-schema.js';
 import { type ConfigOverrides, type LoadedConfig, loadConfig, loadSuites, selectCases } from '../config/load-config.js';
 import type { LoadedSuite } from '../config/load-suite.js';
-import { displayPath } from '../config/load-yaml.js';
 import { configOfRun } from '../config/run-config.js';
 import { suiteHashes } from '../config/suite-hash.js';
 import type { Grader } from '../contracts/grade.js';
@@ -21,9 +19,9 @@ import {
   resolveStrategies,
   type Strategy,
 } from '../plugins/index.js';
-import { resolveReporters } from '../plugins/reporter-registry.js';
 import { strategyHeader } from '../plugins/strategy-header.js';
 import { CASSETTE_FILE, type CassetteFlags, cassetteMode, withCassettes } from '../replay/cassettes.js';
+import { resolveReporters } from '../report/reporter-registry.js';
 import { RunReporters } from '../report/run-reporters.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
 import { readRunLog } from '../run-log/reader.js';
@@ -31,8 +29,10 @@ import { runLogOf } from '../run-log/run-folder.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RUN_LOG_FORMAT } from '../run-log/schema.js';
 import { type PlanItem, plan, planSize } from '../runner/plan.js';
+import { checkListedExpectations } from '../runner/preflight.js';
 import type { CaseSettings } from '../runner/run-case.js';
 import { runEval } from '../runner/run-eval.js';
+import { displayPath } from '../util/display-path.js';
 import { makeFolder, prepareOutputFolder } from '../util/output-folder.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { lockRunDir } from '../util/run-lock.js';

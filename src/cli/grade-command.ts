@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { resolveSuitePath } from '../config/load-config.js';
 import { loadSuite } from '../config/load-suite.js';
-import { displayPath } from '../config/load-yaml.js';
 import { ToolgaugeError } from '../errors.js';
 import { finishRun } from '../gate/finish-run.js';
 import { gradeOutputs } from '../offline/grade-outputs.js';
@@ -12,6 +11,7 @@ import { protocolFlag, textProtocolOf } from '../offline/recorded-transcript.js'
 import { resolveGraders } from '../plugins/index.js';
 import { REPORT_FILES, ReportSink } from '../report/report-sink.js';
 import { RUN_LOG_FORMAT } from '../run-log/schema.js';
+import { displayPath } from '../util/display-path.js';
 import { prepareOutputFolder } from '../util/output-folder.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { parseShard } from '../util/shard.js';

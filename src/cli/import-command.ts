@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { displayPath } from '../config/load-yaml.js';
 import { SuiteSchema } from '../config/suite-schema.js';
 import { ToolgaugeError } from '../errors.js';
 import { importBfcl } from '../import/bfcl-import.js';
 import { parseJsonLines } from '../import/read-jsonl.js';
 import { suiteToYaml } from '../import/suite-yaml.js';
+import { displayPath } from '../util/display-path.js';
 import { prepareOutputFile } from '../util/output-folder.js';
 import { visibleInline } from '../util/visible-text.js';
 import { writeFileWhole } from '../util/write-file.js';

@@ -2,13 +2,13 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { writeSchemaCache } from '../catalog/schema-cache.js';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
-import { displayPath } from '../config/load-yaml.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';
 import { firstRunVerdict, nextSteps, skippedTools } from '../init/first-run-verdict.js';
 import { type InitServerFlags, serverFromFlags, specForSuite } from '../init/server-from-flags.js';
 import { ciWorkflow, starterConfig, workflowInstall } from '../init/starter-config.js';
 import { starterSuite } from '../init/starter-suite.js';
+import { displayPath } from '../util/display-path.js';
 import { makeFolder, prepareOutputFolder } from '../util/output-folder.js';
 import { joinSegment } from '../util/path-segment.js';
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { redactText } from '../../providers/shared/redact.js';
+import { redactText } from '../util/redact.js';
 import { boundHeapGrowth } from './heap-growth.js';
 import { watchOutputStreams } from './output-streams.js';
 import { errorLines, guardTerminal } from './terminal-guard.js';

@@ -1,7 +1,7 @@
 import { basename, dirname, resolve } from 'node:path';
-import { displayPath } from '../config/load-yaml.js';
 import { finishRun, gateOfRun } from '../gate/finish-run.js';
 import { mergeRuns } from '../offline/merge-runs.js';
+import { displayPath } from '../util/display-path.js';
 import { prepareOutputFolder } from '../util/output-folder.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { visibleInline } from '../util/visible-text.js';

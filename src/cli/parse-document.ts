@@ -1,7 +1,7 @@
-import { type NamedTool, type NameResolution, resolveToolName } from '../catalog/resolve-tool-name.js';
 import type { NativeCall, Protocol } from '../contracts/model.js';
 import type { Diagnostic, ParsedCall, ParseTool } from '../contracts/parse.js';
 import { acceptedCalls, parseResponse } from '../parse/index.js';
+import { type NamedTool, type NameResolution, resolveToolName } from '../util/resolve-tool-name.js';
 
 /** A place in a reply: 1-based line and column (columns count UTF-16 code units, as the offsets do). */
 export interface Position {

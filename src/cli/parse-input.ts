@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { displayPath } from '../config/load-yaml.js';
 import { ToolgaugeError } from '../errors.js';
 import { type OutputLine, outputLineFromText } from '../offline/output-line.js';
+import { displayPath } from '../util/display-path.js';
 
 /** How `toolgauge parse` reads its input: one reply as written, or recorded-output JSONL lines as `grade` reads them. */
 export type InputFormat = 'text' | 'jsonl';

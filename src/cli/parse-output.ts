@@ -1,4 +1,4 @@
-import type { NameResolution } from '../catalog/resolve-tool-name.js';
+import type { NameResolution } from '../util/resolve-tool-name.js';
 import { visibleInline as v } from '../util/visible-text.js';
 import type { ParseDocument, Position, ReportedCall, ReportedDiagnostic } from './parse-document.js';
 

@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { displayPath } from '../config/load-yaml.js';
 import { ToolgaugeError } from '../errors.js';
 import { compareSettings } from '../gate/config-gate.js';
 import { type Plan, type PlanCell, planGate } from '../gate/plan-gate.js';
@@ -10,6 +9,7 @@ import { type RunSnapshot, snapshotOf } from '../report/snapshot.js';
 import { RunAggregate } from '../run-log/aggregate.js';
 import { readRunLog } from '../run-log/reader.js';
 import { runLogPath } from '../run-log/run-folder.js';
+import { displayPath } from '../util/display-path.js';
 
 export interface PlanFlags {
   config?: string;

@@ -1,7 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { redactText } from '../../providers/shared/redact.js';
 import { EXIT_INTERNAL, EXIT_USAGE, exitCodeOf, isToolgaugeError } from '../errors.js';
 import { toolgaugeVersion } from '../util/package-root.js';
+import { redactText } from '../util/redact.js';
 import type { ReplayFlags } from './replay-command.js';
 import { errorLines } from './terminal-guard.js';
 

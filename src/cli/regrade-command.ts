@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { displayPath } from '../config/load-yaml.js';
 import { finishRun, gateOfRun } from '../gate/finish-run.js';
 import { regradeRun } from '../offline/regrade-run.js';
 import { runLogOf } from '../run-log/run-folder.js';
+import { displayPath } from '../util/display-path.js';
 import { prepareOutputFolder } from '../util/output-folder.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { visibleInline } from '../util/visible-text.js';

@@ -5,7 +5,7 @@ import { ServerPool } from '../catalog/server-pool.js';
 import { ConfigSchema } from '../config/config-schema.js';
 import { DEFAULT_CONFIG, resolveSuitePath } from '../config/load-config.js';
 import { loadSuite } from '../config/load-suite.js';
-import { displayPath, loadYamlFile } from '../config/load-yaml.js';
+import { loadYamlFile } from '../config/load-yaml.js';
 import { findCase } from '../config/suite-cases.js';
 import { inlineVariant } from '../config/variant-flags.js';
 import type { ProviderKind } from '../contracts/model.js';
@@ -14,6 +14,7 @@ import { ToolgaugeError } from '../errors.js';
 import { resolveProviders, resolveStrategies, type Strategy } from '../plugins/index.js';
 import { NO_VARIANT, type VariantSpec } from '../presentation/variant-schema.js';
 import { type RenderTarget, renderCase } from '../render/render-case.js';
+import { displayPath } from '../util/display-path.js';
 import { requestTokens } from '../util/tokens.js';
 
 export interface RenderFlags {

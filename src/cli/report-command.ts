@@ -1,4 +1,3 @@
-import { displayPath } from '../config/load-yaml.js';
 import { gateOfRun } from '../gate/finish-run.js';
 import { baselinePath } from '../gate/judge.js';
 import { type CompareResult, compareSnapshots, DEFAULT_COMPARE } from '../report/compare.js';
@@ -6,6 +5,7 @@ import { loadSnapshot } from '../report/load-snapshot.js';
 import { type RunSnapshot, readSnapshot, snapshotOf } from '../report/snapshot.js';
 import { REPORT_FILES, writeReports } from '../report/write-reports.js';
 import { type LoadedRun, loadRun } from '../run-log/load-run.js';
+import { displayPath } from '../util/display-path.js';
 
 export interface ReportFlags {
   /** Compare with this baseline (file or run folder) and include the comparison. */

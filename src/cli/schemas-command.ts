@@ -2,9 +2,9 @@ import { diffCatalogs, hasDrift, readSchemaCache, writeSchemaCache } from '../ca
 import { toolChanges } from '../catalog/schema-diff.js';
 import { ServerPool } from '../catalog/server-pool.js';
 import { loadConfig, loadSuites } from '../config/load-config.js';
-import { displayPath } from '../config/load-yaml.js';
 import { firstCase } from '../config/suite-cases.js';
 import type { ToolDef } from '../contracts/tool.js';
+import { displayPath } from '../util/display-path.js';
 import { visibleInline } from '../util/visible-text.js';
 
 /**

@@ -36,8 +36,6 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out || '(root)';
 }
 
-export { displayPath };
-
 /** A problem found after the schema passed (a duplicate id, an unknown tool): where it is and what to do. */
 export interface SemanticIssue {
   path: PropertyKey[];

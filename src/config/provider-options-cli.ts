@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { isProviderPrefix } from '../../providers/index.js';
-import { providerOptionsSchema } from '../../providers/shared/options.js';
 import { ToolgaugeError } from '../errors.js';
-import { isPluginPath } from '../plugins/plugin-file.js';
+import { isPluginPath } from '../util/plugin-path.js';
 import type { ProviderEntry } from './config-schema.js';
+import { isBuiltinProviderPrefix, providerOptionsSchema } from './provider-options-schema.js';
 
 /**
  * The options of `sim:<persona>` (providers/simulated/index.ts reads these two), so that a mistyped key on the
@@ -45,7 +44,7 @@ export function parseProviderOptionFlag(text: string): ProviderOptionFlag {
 /** A provider module given by path (as src/plugins reads ids): a built-in `<prefix>:<model>` id may hold slashes. */
 function isPlugin(id: string): boolean {
   const colon = id.indexOf(':');
-  if (colon > 0 && isProviderPrefix(id.slice(0, colon))) return false;
+  if (colon > 0 && isBuiltinProviderPrefix(id.slice(0, colon))) return false;
   return isPluginPath(id);
 }
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { restoreRedacted } from '../../providers/shared/redact.js';
-import type { RunHeader } from '../run-log/schema.js';
+import type { RunHeader } from '../contracts/run-log.js';
+import { restoreRedacted } from '../util/redact.js';
 import type { Config } from './config-schema.js';
 import { type LoadedConfig, loadConfig } from './load-config.js';
 import { applyProviderOptionFlags, parseProviderOptionFlag } from './provider-options-cli.js';

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { SuiteCase } from '../contracts/suite.js';
 import { ToolgaugeError } from '../errors.js';
-import { displayPath } from './load-yaml.js';
+import { displayPath } from '../util/display-path.js';
 
 /**
  * A suite's cases: counted when the suite is loaded, iterated as often as a run needs them (once per repeat, and by

@@ -1,5 +1,18 @@
 import { z } from 'zod';
+import type {
+  Expect,
+  ExpectedCall,
+  InlineTool,
+  ServerSpec,
+  StateFact,
+  Suite,
+  SuiteCase,
+  ToolFilter,
+  TurnExpect,
+  UserTurn,
+} from '../contracts/suite.js';
 import { SEGMENT_HINT, segmentProblem } from '../util/path-segment.js';
+import type { Agrees, SameType } from '../util/same-type.js';
 
 /** Where a suite's tools come from. Bundled servers run in-process; others are spawned or dialled. */
 export const ServerSpecSchema = z.union([
@@ -21,7 +34,9 @@ export const ServerSpecSchema = z.union([
     })
     .strict(),
 ]);
-export type ServerSpec = z.infer<typeof ServerSpecSchema>;
+
+/** The `server` of an inline tool (declared in the suite, or a case's `functions`): it has no server. */
+export const INLINE_SERVER = 'inline';
 
 export const InlineToolSchema = z
   .object({
@@ -37,7 +52,6 @@ export const ToolFilterSchema = z
     exclude: z.array(z.string()).optional().describe('Glob patterns of tool names (or server/tool) to drop'),
   })
   .strict();
-export type ToolFilter = z.infer<typeof ToolFilterSchema>;
 
 /**
  * One expected call. `args` follows BFCL's rules: each parameter maps to a list of allowed values; a list
@@ -45,7 +59,7 @@ export type ToolFilter = z.infer<typeof ToolFilterSchema>;
  * named in `free` (free text: a diff, a question) are checked against the tool's JSON Schema only; with no
  * `args` at all, every parameter is free. `example` gives concrete values for free parameters, used by the
  * simulated oracle and shown to readers.
- * Checked against the tools (src/config/check-expectations.ts): `tool` must name a tool the case offers (after the
+ * Checked against the tools (src/config/check-expectations.ts; src/runner/preflight.ts for servers): `tool` must name a tool the case offers (after the
  * tool filters), and every parameter named in `args`, `free` or `example` must be one the tool's input schema lists
  * in `properties`, unless that schema lists none or explicitly admits others (`additionalProperties` true or a
  * schema, or `patternProperties`): a listed set is taken as the tool's parameters even where JSON Schema would admit
@@ -59,7 +73,6 @@ export const ExpectedCallSchema = z
     example: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
-export type ExpectedCall = z.infer<typeof ExpectedCallSchema>;
 
 /** A key in a state view or a probe's JSON result: an object's property, or an array's index. */
 const PathSchema = z
@@ -114,7 +127,6 @@ export const StateFactSchema = z
     if (!fact.probe && (fact.path === undefined || fact.path.length === 0))
       ctx.addIssue({ code: 'custom', path: ['path'], message: 'a fact read from a state view needs a path into it' });
   });
-export type StateFact = z.infer<typeof StateFactSchema>;
 
 const expectFields = {
   calls: z.array(ExpectedCallSchema).optional(),
@@ -145,7 +157,6 @@ export const ExpectSchema = z
     state: z.array(StateFactSchema).min(1).optional(),
   })
   .strict();
-export type Expect = z.infer<typeof ExpectSchema>;
 
 /** One user message of a scripted conversation, sent after the agent answered the previous one. */
 export const UserTurnSchema = z
@@ -161,7 +172,6 @@ export const UserTurnSchema = z
       .describe("Model turns allowed to answer this message (default: the case's maxTurns)"),
   })
   .strict();
-export type UserTurn = z.infer<typeof UserTurnSchema>;
 
 const CaseFieldsSchema = z
   .object({
@@ -235,7 +245,6 @@ export const CaseSchema = CaseFieldsSchema.transform((c): typeof c & { prompt: s
   if (c.turns === undefined) return c as typeof c & { prompt: string; expect: Expect };
   return { ...c, prompt: c.turns[0]?.prompt ?? '', expect: c.expect ?? {} };
 });
-export type SuiteCase = z.infer<typeof CaseSchema>;
 
 /**
  * A suite's name names its schema cache file (`schemas/<name>.json`) and begins every case key (`name/case|…`), so it
@@ -267,4 +276,18 @@ export const SuiteSchema = z
       s.cases.every((c) => c.functions && c.functions.length > 0),
     { message: 'a suite needs `servers:`, inline `tools:`, or `functions:` in every case' },
   );
-export type Suite = z.infer<typeof SuiteSchema>;
+
+/* The suite's types are the contract's (src/contracts/suite.ts); these schemas read exactly them. */
+export type { Expect, ExpectedCall, ServerSpec, StateFact, Suite, SuiteCase, ToolFilter, UserTurn };
+export type SuiteSchemasAgree = [
+  Agrees<SameType<z.infer<typeof ServerSpecSchema>, ServerSpec>>,
+  Agrees<SameType<z.infer<typeof InlineToolSchema>, InlineTool>>,
+  Agrees<SameType<z.infer<typeof ToolFilterSchema>, ToolFilter>>,
+  Agrees<SameType<z.infer<typeof ExpectedCallSchema>, ExpectedCall>>,
+  Agrees<SameType<z.infer<typeof StateFactSchema>, StateFact>>,
+  Agrees<SameType<z.infer<typeof TurnExpectSchema>, TurnExpect>>,
+  Agrees<SameType<z.infer<typeof ExpectSchema>, Expect>>,
+  Agrees<SameType<z.infer<typeof UserTurnSchema>, UserTurn>>,
+  Agrees<SameType<z.infer<typeof CaseSchema>, SuiteCase>>,
+  Agrees<SameType<z.infer<typeof SuiteSchema>, Suite>>,
+];

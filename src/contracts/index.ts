@@ -1,4 +1,3 @@
-export type * from '../run-log/schema.js';
 export type * from './grade.js';
 export type * from './json-schema.js';
 export type * from './mock-server.js';
@@ -8,6 +7,7 @@ export type * from './plugin.js';
 export type * from './provider.js';
 export type * from './renderer.js';
 export type * from './reporter.js';
+export type * from './run-log.js';
 export type * from './state.js';
 export type * from './suite.js';
 export type * from './tool.js';

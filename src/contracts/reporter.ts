@@ -1,4 +1,4 @@
-import type { CaseRecord, RunHeader } from '../run-log/schema.js';
+import type { CaseRecord, RunHeader } from './run-log.js';
 
 /** What a reporter is told when a run starts, before any case. */
 export interface RunStart {

@@ -1,6 +1,6 @@
-import { checkListedExpectations } from '../config/check-expectations.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import { errorMessage } from '../errors.js';
+import { checkListedExpectations } from '../runner/preflight.js';
 import type { Finding } from './finding.js';
 
 /**

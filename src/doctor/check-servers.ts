@@ -1,8 +1,8 @@
 import { dirname } from 'node:path';
 import { resolveSuitePath } from '../config/load-config.js';
 import { loadSuite } from '../config/load-suite.js';
-import { displayPath } from '../config/load-yaml.js';
 import { errorMessage } from '../errors.js';
+import { displayPath } from '../util/display-path.js';
 import type { Finding } from './finding.js';
 
 /** Each suite loads, and each MCP server it names starts and lists its tools within `timeoutMs`. */

@@ -20,10 +20,10 @@ import type { SuiteCase } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';
 import { type ProviderSlot, resolveProviders, resolveStrategies, type Strategy } from '../plugins/index.js';
+import { RunContext } from '../render/run-context.js';
 import type { CaseRecord } from '../run-log/schema.js';
 import { planKey } from '../runner/plan.js';
 import { runCase } from '../runner/run-case.js';
-import { RunContext } from '../runner/run-context.js';
 import { sha256 } from '../util/canonical-json.js';
 
 /** The `config:` of the promptfoo provider `file://…/toolgauge-provider.mjs`. */

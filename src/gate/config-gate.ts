@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigSchema } from '../config/config-schema.js';
 import { DEFAULT_CONFIG } from '../config/load-config.js';
-import { displayPath, loadYamlFile } from '../config/load-yaml.js';
+import { loadYamlFile } from '../config/load-yaml.js';
 import { ToolgaugeError } from '../errors.js';
 import { type CompareOptions, DEFAULT_COMPARE } from '../report/compare.js';
+import { displayPath } from '../util/display-path.js';
 
 /** The comparison settings a command uses, and where they came from (for the line that says so). */
 export interface CompareSettings {

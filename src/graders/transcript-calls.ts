@@ -1,8 +1,8 @@
-import { type NamedTool, resolveToolName } from '../catalog/resolve-tool-name.js';
 import type { Diagnostic, ParsedCall } from '../contracts/parse.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import type { Transcript, Turn } from '../contracts/transcript.js';
 import { canonicalJson } from '../util/canonical-json.js';
+import { type NamedTool, resolveToolName } from '../util/resolve-tool-name.js';
 
 /**
  * A call the model made, with the tool it addresses: a native name mapped back through `request.tools`, else the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { answerArgs } from '../config/expected-answer.js';
 import type { JSONSchema } from '../contracts/json-schema.js';
 import { checkWithAjv } from '../graders/schema-check.js';
-import { answerArgs } from '../import/bfcl-answer.js';
 import { toolExample } from './tool-example.js';
 
 const tool = (inputSchema: JSONSchema, name = 't') => ({ name, server: 's', inputSchema });

@@ -1,9 +1,9 @@
 import type { Ajv, ValidateFunction } from 'ajv';
+import { allowedForm, answerArgs } from '../config/expected-answer.js';
 import type { JSONSchema } from '../contracts/json-schema.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { matchCall } from '../graders/match-args.js';
 import { checkAgainstSchema, newAjv } from '../graders/schema-check.js';
-import { allowedForm, answerArgs } from '../import/bfcl-answer.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { exampleArgs, noVariants, type ToolHints, type Variants } from './example-value.js';
 

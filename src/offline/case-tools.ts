@@ -1,11 +1,11 @@
 import { ServerPool } from '../catalog/server-pool.js';
-import { filterTools } from '../catalog/tool-filter.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import { firstCase } from '../config/suite-cases.js';
 import type { ParseContext } from '../contracts/parse.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { hashOf } from '../util/canonical-json.js';
+import { filterTools } from '../util/tool-filter.js';
 
 /** A case's offered tools, their hash, and the parse context naming them (one object per case, not per line). */
 export interface CaseToolList {

@@ -1,6 +1,6 @@
-import { resolveToolName } from '../catalog/resolve-tool-name.js';
 import type { JSONSchema } from '../contracts/json-schema.js';
 import type { ParseTool } from '../contracts/parse.js';
+import { resolveToolName } from '../util/resolve-tool-name.js';
 import { parseJsonText } from './json-args.js';
 
 /** An argument value read from text, and whether reading it needed jsonrepair. */

@@ -1,6 +1,7 @@
 import type { Grader } from '../contracts/grade.js';
 import { ToolgaugeError } from '../errors.js';
-import { isPluginPath, loadPlugin, type Where } from './plugin-file.js';
+import { isPluginPath } from '../util/plugin-path.js';
+import { loadPlugin, type Where } from './plugin-file.js';
 
 /** The built-in graders (src/graders/index.ts), loaded on first use. */
 const builtins = async () => (await import('../graders/index.js')).graders as Record<string, Grader>;

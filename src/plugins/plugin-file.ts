@@ -1,19 +1,14 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { displayPath } from '../config/load-yaml.js';
 import { errorMessage, ToolgaugeError } from '../errors.js';
+import { displayPath } from '../util/display-path.js';
 import { type PluginKind, shapeProblem } from './plugin-shapes.js';
 
 /** `where` names the origin of an entry for error messages: `toolgauge.config.yaml:4:5: renderers[1]`, `--grader`. */
 export type Where = (index: number) => string;
 
 const TYPESCRIPT = /\.(c|m)?tsx?$/;
-
-/** A config entry names a plugin file, not a built-in, when it holds a slash or ends like a module file. */
-export function isPluginPath(name: string): boolean {
-  return name.includes('/') || name.includes('\\') || /\.(c|m)?(j|t)sx?$/.test(name);
-}
 
 export function pluginFile(spec: string, baseDir: string): string {
   return isAbsolute(spec) ? spec : resolve(baseDir, spec);

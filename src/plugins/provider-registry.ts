@@ -1,9 +1,10 @@
 import { isProviderPrefix, providerLoaders } from '../../providers/index.js';
-import { registerCredentials } from '../../providers/shared/redact.js';
 import type { ProviderEntry } from '../config/config-schema.js';
 import type { Provider } from '../contracts/provider.js';
 import { ToolgaugeError } from '../errors.js';
-import { isPluginPath, loadPluginWithOptions, type Where } from './plugin-file.js';
+import { isPluginPath } from '../util/plugin-path.js';
+import { registerCredentials } from '../util/redact.js';
+import { loadPluginWithOptions, type Where } from './plugin-file.js';
 
 export interface ProviderSlot {
   label: string;

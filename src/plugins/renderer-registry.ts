@@ -1,6 +1,7 @@
 import type { Renderer } from '../contracts/renderer.js';
 import { ToolgaugeError } from '../errors.js';
-import { isPluginPath, loadPlugin } from './plugin-file.js';
+import { isPluginPath } from '../util/plugin-path.js';
+import { loadPlugin } from './plugin-file.js';
 
 /** The built-in renderers (renderers/index.ts), loaded on first use. */
 const builtins = async () => (await import('../../renderers/index.js')).renderers as Record<string, Renderer>;

@@ -6,8 +6,8 @@ import type { SuiteCase } from '../contracts/suite.js';
 import type { Catalog, ToolDef } from '../contracts/tool.js';
 import type { Strategy } from '../plugins/index.js';
 import type { VariantView } from '../presentation/apply-variant.js';
-import type { RunContext } from '../runner/run-context.js';
 import { oracleOf } from './oracle-of.js';
+import type { RunContext } from './run-context.js';
 
 /** The provider a request is rendered for: its id and kind shape native tool names, nothing else is needed. */
 export interface RenderTarget {

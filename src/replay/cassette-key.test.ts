@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { registerSecret } from '../../providers/shared/redact.js';
 import type { ModelRequest } from '../contracts/model.js';
+import { registerSecret } from '../util/redact.js';
 import { cassetteKey, cassetteRequest, type KeyedProvider } from './cassette-key.js';
 import { describeDifferences, diffJson } from './request-diff.js';
 

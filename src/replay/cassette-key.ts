@@ -1,6 +1,6 @@
-import { redactSecrets } from '../../providers/shared/redact.js';
 import type { Message, ModelRequest, Protocol, RenderedTool } from '../contracts/model.js';
 import { hashOf } from '../util/canonical-json.js';
+import { redactSecrets } from '../util/redact.js';
 
 /**
  * Exactly what a provider's answer can depend on, and therefore what a cassette is keyed by. A real provider sees

@@ -1,7 +1,7 @@
-import { redactSecrets } from '../../providers/shared/redact.js';
 import type { ModelResponse } from '../contracts/model.js';
 import type { Provider } from '../contracts/provider.js';
 import { ToolgaugeError } from '../errors.js';
+import { redactSecrets } from '../util/redact.js';
 import { cassetteKey, cassetteRequest, cassetteSlot, type KeyedProvider } from './cassette-key.js';
 import type { CassetteStore } from './cassette-store.js';
 import { describeDifferences, diffJson } from './request-diff.js';

@@ -1,9 +1,9 @@
 import type { RunAggregate } from '../run-log/aggregate.js';
+import type { Confusion, ToolTally } from '../run-log/presentation-tally.js';
 import { pct } from './format.js';
 import { escapeHtml as e } from './html-escape.js';
 import { sweepsSection } from './html-sweeps.js';
 import { type PresentationCellJson, presentationJson } from './presentation-json.js';
-import type { Confusion, ToolTally } from './presentation-tally.js';
 
 const OUTCOMES: [keyof ToolTally, string][] = [
   ['right', 'right'],

@@ -1,7 +1,7 @@
 import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CaseRecord } from '../run-log/schema.js';
-import type { CompareResult } from './compare.js';
 import { visible } from '../util/visible-text.js';
+import type { CompareResult } from './compare.js';
 import { FailingCases, type JudgedGate } from './junit-gate.js';
 
 /** Anything xmlEscape changes: XML's special characters, control characters, what XML 1.0 forbids, any surrogate. */

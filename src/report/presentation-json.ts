@@ -1,5 +1,5 @@
 import type { RunAggregate } from '../run-log/aggregate.js';
-import type { Confusion, SearchTally, ToolTally } from './presentation-tally.js';
+import type { Confusion, SearchTally, ToolTally } from '../run-log/presentation-tally.js';
 import { type SweepSeries, sweepSeries } from './sweeps.js';
 
 /** A cell's "why it fails" numbers as run.json holds them (report.html and summary.md show the same). */

@@ -1,12 +1,12 @@
 import type { Reporter, RunEnd, RunStart } from '../contracts/reporter.js';
 import { errorMessage, ToolgaugeError } from '../errors.js';
 import type { Where } from '../plugins/plugin-file.js';
-import { type ReporterEntry, type ResolvedReporters, resolveReporters } from '../plugins/reporter-registry.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import type { CompareResult } from './compare.js';
 import { renderRunJson } from './json.js';
 import type { GateCheck } from './junit-gate.js';
+import { type ReporterEntry, type ResolvedReporters, resolveReporters } from './reporter-registry.js';
 import type { BuiltinReporter, BuiltinReporterOptions, ReportEnd } from './reporters/index.js';
 import { renderSummary } from './summary.js';
 

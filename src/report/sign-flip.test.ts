@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../util/rng.js';
+import { mcnemarExact } from '../util/stats.js';
 import { normalUpper, normalUpperQuantile } from './normal.js';
 import { signFlipTest } from './sign-flip.js';
-import { mcnemarExact } from './stats.js';
 
 /** The two-sided p-value by enumerating every sign assignment: the definition, for a handful of cases. */
 function bruteForce(scores: number[]): number {

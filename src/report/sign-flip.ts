@@ -1,5 +1,5 @@
+import { mcnemarExact } from '../util/stats.js';
 import { normalUpper } from './normal.js';
-import { mcnemarExact } from './stats.js';
 
 /** Most steps (cases × tail length) the exact distribution may take; beyond it the normal form is used. */
 const EXACT_BUDGET = 4_000_000;

@@ -1,8 +1,8 @@
 import type { RunAggregate } from '../run-log/aggregate.js';
+import type { Confusion } from '../run-log/presentation-tally.js';
 import { pct } from './format.js';
 import { mdText } from './markdown-text.js';
 import { type PresentationCellJson, presentationJson, sortedConfusions } from './presentation-json.js';
-import type { Confusion } from './presentation-tally.js';
 import type { SweepSeries } from './sweeps.js';
 
 /** How many confusions per provider summary.md lists (report.html lists them all). */

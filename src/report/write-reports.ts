@@ -1,10 +1,10 @@
 import { hostname } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import type { ReporterEntry } from '../plugins/reporter-registry.js';
 import type { RunAggregate } from '../run-log/aggregate.js';
 import { caseRecords } from '../run-log/reader.js';
 import type { CompareResult } from './compare.js';
 import type { GateCheck } from './junit-gate.js';
+import type { ReporterEntry } from './reporter-registry.js';
 import { RunReporters } from './run-reporters.js';
 
 export { REPORT_FILES } from './report-sink.js';

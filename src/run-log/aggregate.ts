@@ -1,9 +1,9 @@
 import type { ParsedCall } from '../contracts/parse.js';
 import type { CatalogDrift } from '../contracts/tool.js';
 import { runsWith } from '../presentation/strategy-providers.js';
-import { PresentationTally } from '../report/presentation-tally.js';
-import { passHatK } from '../report/stats.js';
+import { passHatK } from '../util/stats.js';
 import { ConversationTally } from './conversation-tally.js';
+import { PresentationTally } from './presentation-tally.js';
 import type { CaseRecord, RunHeader } from './schema.js';
 
 export interface GraderTally {

@@ -1,4 +1,4 @@
-import { passHatK } from '../report/stats.js';
+import { passHatK } from '../util/stats.js';
 import type { CaseRecord } from './schema.js';
 
 /** Where a failing trial of a conversation first went wrong. */

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import type { Grade } from '../contracts/grade.js';
 import type { Protocol } from '../contracts/model.js';
+import type { CaseRecord, GateCheck, RunFooter, RunGate, RunHeader, RunRecord } from '../contracts/run-log.js';
 import type { CatalogDrift } from '../contracts/tool.js';
 import type { Transcript } from '../contracts/transcript.js';
+import type { Agrees, SameType } from '../util/same-type.js';
 
 /**
  * The version of the run log this toolgauge writes, in every header's `format`. A log of another version is read
@@ -170,9 +172,13 @@ export const RunFooterSchema = z.object({
 
 export const RunRecordSchema = z.discriminatedUnion('type', [RunHeaderSchema, CaseRecordSchema, RunFooterSchema]);
 
-export type RunHeader = z.infer<typeof RunHeaderSchema>;
-export type CaseRecord = z.infer<typeof CaseRecordSchema>;
-export type RunFooter = z.infer<typeof RunFooterSchema>;
-export type GateCheck = z.infer<typeof GateCheckSchema>;
-export type RunGate = z.infer<typeof RunGateSchema>;
-export type RunRecord = z.infer<typeof RunRecordSchema>;
+/* The records' types are the contract's (src/contracts/run-log.ts); these schemas read exactly them. */
+export type { CaseRecord, GateCheck, RunFooter, RunGate, RunHeader, RunRecord };
+export type RunLogSchemasAgree = [
+  Agrees<SameType<z.infer<typeof RunHeaderSchema>, RunHeader>>,
+  Agrees<SameType<z.infer<typeof CaseRecordSchema>, CaseRecord>>,
+  Agrees<SameType<z.infer<typeof RunFooterSchema>, RunFooter>>,
+  Agrees<SameType<z.infer<typeof RunRecordSchema>, RunRecord>>,
+  Agrees<SameType<z.infer<typeof GateCheckSchema>, GateCheck>>,
+  Agrees<SameType<z.infer<typeof RunGateSchema>, RunGate>>,
+];

@@ -7,9 +7,9 @@ import type { ToolExecution, Transcript, Turn } from '../contracts/transcript.js
 import { ToolgaugeError } from '../errors.js';
 import { acceptedCalls, parseResponse } from '../parse/index.js';
 import { parseTools } from '../parse/parse-tools.js';
+import type { ToolSearchRuntime } from '../presentation/tool-search.js';
 import { feedbackMessages } from './feedback.js';
 import { routeCall } from './route-call.js';
-import type { ToolSearchRuntime } from './tool-search.js';
 
 export interface LoopLimits {
   maxTurns: number;

@@ -1,6 +1,6 @@
-import { resolveToolName } from '../catalog/resolve-tool-name.js';
 import type { RenderedTool } from '../contracts/model.js';
 import type { ToolDef } from '../contracts/tool.js';
+import { resolveToolName } from '../util/resolve-tool-name.js';
 
 export interface CallTarget {
   server: string;

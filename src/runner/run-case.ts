@@ -3,14 +3,14 @@ import type { Grade, Grader } from '../contracts/grade.js';
 import type { Transcript } from '../contracts/transcript.js';
 import { errorMessage, isToolgaugeError } from '../errors.js';
 import { gradeCase } from '../graders/grade-case.js';
+import { ToolSearchRuntime } from '../presentation/tool-search.js';
 import { renderCase } from '../render/render-case.js';
+import { RunContext } from '../render/run-context.js';
 import type { CaseRecord } from '../run-log/schema.js';
 import { CaseAbort, LoopError } from './agent-loop.js';
 import { runConversation } from './conversation.js';
 import { observeState } from './observe-state.js';
 import type { PlanItem } from './plan.js';
-import { RunContext } from './run-context.js';
-import { ToolSearchRuntime } from './tool-search.js';
 
 export interface CaseSettings {
   seed: number;

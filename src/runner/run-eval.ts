@@ -1,21 +1,21 @@
 import { renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay, setImmediate as nextTick } from 'node:timers/promises';
-import { redactSecrets, registerCredentials } from '../../providers/shared/redact.js';
 import { type PoolOptions, ServerPool } from '../catalog/server-pool.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import { ToolgaugeError } from '../errors.js';
 import type { ProviderSlot, Strategy } from '../plugins/index.js';
+import { RunContext } from '../render/run-context.js';
 import { RunAggregate } from '../run-log/aggregate.js';
 import { caseRecords } from '../run-log/reader.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
 import { RunLogWriter } from '../run-log/writer.js';
 import { displayPath } from '../util/display-path.js';
+import { redactSecrets, registerCredentials } from '../util/redact.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { errnoCode, isWriteFailure, writeFailed } from '../util/write-failure.js';
 import { type PlanItem, plan } from './plan.js';
 import { type CaseSettings, runCase } from './run-case.js';
-import { RunContext } from './run-context.js';
 
 export interface EvalInput {
   header: RunHeader;

@@ -1,5 +1,5 @@
-import { resolveToolName } from '../../catalog/resolve-tool-name.js';
 import type { ParseTool } from '../../contracts/parse.js';
+import { resolveToolName } from '../../util/resolve-tool-name.js';
 import { setKey } from '../../util/set-key.js';
 import {
   atReadLimit,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { RenderedTool } from '../../src/contracts/model.js';
-import { readBaseUrl, readKey } from './env.js';
-import { parseProviderOptions } from './options.js';
+import { readBaseUrl, readKey } from '../../providers/shared/env.js';
+import { parseProviderOptions } from '../../providers/shared/options.js';
+import { wireTools } from '../../providers/shared/wire-tools.js';
+import type { RenderedTool } from '../contracts/model.js';
 import { REDACTED, redactSecrets, registerCredentials, registerSecret, restoreRedacted } from './redact.js';
-import { wireTools } from './wire-tools.js';
 
 describe('redactSecrets', () => {
   it('replaces registered keys deeply and blanks credential headers', () => {

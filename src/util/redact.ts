@@ -1,4 +1,4 @@
-import { jsonText } from '../../src/util/json-text.js';
+import { jsonText } from './json-text.js';
 
 /**
  * Secret redaction. Every key a provider reads is registered here; `redactSecrets` replaces each known value

@@ -1,4 +1,4 @@
-import type { CaseRecord } from '../run-log/schema.js';
+import type { CaseRecord } from './schema.js';
 
 /** What the model did about expected calls of one tool in one cell (correct-arguments' selections, counted). */
 export interface ToolTally {

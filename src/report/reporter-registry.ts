@@ -1,7 +1,8 @@
 import type { Reporter } from '../contracts/reporter.js';
 import { ToolgaugeError } from '../errors.js';
-import type { BuiltinReporter, BuiltinReporterOptions } from '../report/reporters/index.js';
-import { isPluginPath, loadPluginWithOptions, type Where } from './plugin-file.js';
+import { loadPluginWithOptions, type Where } from '../plugins/plugin-file.js';
+import { isPluginPath } from '../util/plugin-path.js';
+import type { BuiltinReporter, BuiltinReporterOptions } from './reporters/index.js';
 
 /** A `reporters:` entry of the config: a built-in name, `default`, or a path; with options. */
 export type ReporterEntry = string | { name: string; options?: Record<string, unknown> | undefined };
@@ -15,8 +16,8 @@ export interface ResolvedReporters {
 /** What the built-in names expand to: every built-in writer. */
 export const DEFAULT_REPORTER = 'default';
 
-/** The built-in writers (src/report/reporters/), loaded on first use. */
-const builtins = async () => (await import('../report/reporters/index.js')).builtinReporters;
+/** The built-in writers (./reporters/), loaded on first use. */
+const builtins = async () => (await import('./reporters/index.js')).builtinReporters;
 
 /**
  * The config's `reporters` (absent: every built-in writer). `default` stands for every built-in; a path names a

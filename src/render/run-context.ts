@@ -3,8 +3,8 @@ import type { ProviderKind } from '../contracts/model.js';
 import type { PreparedRenderer } from '../contracts/renderer.js';
 import type { Catalog } from '../contracts/tool.js';
 import type { Strategy } from '../plugins/index.js';
+import { SearchIndexes } from '../presentation/tool-search.js';
 import { PromptTokens } from './prompt-tokens.js';
-import { SearchIndexes } from './tool-search.js';
 
 /**
  * What one run (eval, render, regrade, an export) computes once and reuses across its cases: the catalogs (schema

@@ -1,7 +1,7 @@
 import type { RenderedTool, ToolSearchSpec } from '../contracts/model.js';
 import type { PreparedRenderer } from '../contracts/renderer.js';
 import type { ToolDef } from '../contracts/tool.js';
-import { Bm25Index, regexSearch, type SearchHit, safePattern } from '../presentation/lexical-search.js';
+import { Bm25Index, regexSearch, type SearchHit, safePattern } from './lexical-search.js';
 
 /** What one search call gets back: the result fed to the model and the tools it loads. */
 export interface SearchAnswer {
