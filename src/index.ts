@@ -36,3 +36,7 @@ export { RUN_LOG_FORMAT } from './run-log/schema.js';
 export { runAgentLoop } from './runner/agent-loop.js';
 export { runConversation } from './runner/conversation.js';
 export { runCase } from './runner/run-case.js';
+export type { Estimate } from './tune/estimate.js';
+export type { Objective, RoundEvidence, Standing } from './tune/race.js';
+export { type TuneOptions, tune } from './tune/tune.js';
+export type { ProviderTune, TuneResult } from './tune/tune-result.js';

@@ -173,6 +173,34 @@ program
   );
 
 program
+  .command('tune')
+  .description(
+    "Race presentation strategies per provider and recommend each provider's best for the fewest model calls (docs/tune.md)",
+  )
+  .option('-s, --suite <suite>', 'suite file or bundled suite name (repeatable)', collect)
+  .option('-p, --provider <id>', 'provider id (repeatable)', collect)
+  .option('--provider-option <key=value>', 'provider option for every provider (repeatable)', collect)
+  .option('--space <file>', 'search space: renderers × options × variants (default: the built-in renderers)')
+  .option('-g, --grader <name>', 'the grader the race scores by (default correct-arguments)')
+  .option('--objective <objective>', 'pass-rate (default) or pass-per-token: what picks among strategies not told apart')
+  .option('--budget-calls <n>', 'most model calls the race may make', int('--budget-calls'))
+  .option('--budget-tokens <n>', 'most tokens the race may spend', int('--budget-tokens'))
+  .option('--seed <n>', 'seed of the case sample and of simulated providers', int('--seed'))
+  .option('--margin <share>', 'stop when every strategy left is within this share of the leader (default 0.1)', Number)
+  .option('--concurrency <n>', 'cases in flight at once', int('--concurrency'))
+  .option('--cassettes <file>', "cassette file every call goes through (default: the tune folder's cassettes.jsonl)")
+  .option('--out <dir>', 'folder for tune.md, tune.json and the cassettes (default reports/tune-<time>)')
+  .option('--resume <dir>', 'continue an interrupted tune: calls already made are answered from its cassettes')
+  .option('--yes', 'start even when the estimate is past the budget, or a paid model has no budget')
+  .option('-q, --quiet', 'no line per round')
+  .action((opts) =>
+    run(async () => {
+      const { tuneCommand } = await import('./tune-command.js');
+      return tuneCommand(opts);
+    }),
+  );
+
+program
   .command('replay <run-dir>')
   .description("Run a finished run's cases again into a new run folder, from its cassettes (no network) or live")
   .option('--failures', 'only the cases that failed a grader or hit an error')

@@ -18,6 +18,12 @@ export interface RaceSettings {
   firstRound: number;
   /** Each round's sample is this many times the one before (at least one case more). */
   growth: number;
+  /**
+   * From this many cases on, a candidate that agrees with a cheaper one on every case of the sample (no discordant
+   * pair: the same pass rate) is set aside for it: 0 of n discordant cases bounds their rate of disagreement by about
+   * 3/n (95%), and of two candidates that measure the same the objective would pick the cheaper.
+   */
+  minTie: number;
   objective: Objective;
 }
 
@@ -26,6 +32,7 @@ export const RACE_DEFAULTS: RaceSettings = {
   margin: 0.1,
   firstRound: 10,
   growth: 1.5,
+  minTie: 15,
   objective: 'pass-rate',
 };
 
@@ -40,9 +47,9 @@ export interface CaseOutcome {
 
 export interface Elimination {
   candidate: string;
-  /** The candidate it lost to: the round's leader, or a cheaper one ahead of it. */
+  /** The candidate it lost to: the round's leader, a cheaper one ahead of it, or a cheaper one it tied with. */
   by: string;
-  reason: PairedTest['reason'];
+  reason: PairedTest['reason'] | 'tied';
   /** Cases only this candidate passed / only the other passed, of the sample's cases both graded. */
   onlyThis: number;
   onlyOther: number;
@@ -187,6 +194,20 @@ export class Race {
       this.eliminations.set(c, { round: pending.round, ...e });
       this.alive[c] = false;
     }
+    for (const [c, twin] of this.ties(alive, tallies, sample)) {
+      const e: Elimination = {
+        candidate: this.candidates[c]!,
+        by: this.candidates[twin]!,
+        reason: 'tied',
+        onlyThis: 0,
+        onlyOther: 0,
+        p: 1,
+        pAdjusted: 1,
+      };
+      eliminated.push(e);
+      this.eliminations.set(c, { round: pending.round, ...e });
+      this.alive[c] = false;
+    }
     let calls = 0;
     for (const c of alive) for (const i of this.order.slice(this.size - pending.newCases, this.size)) {
       calls += this.outcomes[c]!.get(i)?.calls ?? 0;
@@ -252,6 +273,31 @@ export class Race {
       const y = tallies.get(b)!;
       return y.rate - x.rate || x.tokens - y.tokens || a - b;
     })[0]!;
+  }
+
+  /**
+   * Survivors that agree on every case of the sample with a cheaper survivor (fewer prompt tokens, then listed first),
+   * each with the one it is set aside for; none before the sample holds `minTie` cases.
+   */
+  private ties(alive: readonly number[], tallies: ReadonlyMap<number, Tally>, sample: readonly number[]): [number, number][] {
+    if (sample.length < this.settings.minTie) return [];
+    const passOf = (c: number, i: number) => this.outcomes[c]!.get(i)?.pass;
+    const left = alive
+      .filter((c) => this.alive[c])
+      .sort((a, b) => tallies.get(a)!.tokens - tallies.get(b)!.tokens || a - b);
+    const kept: number[] = [];
+    const out: [number, number][] = [];
+    for (const c of left) {
+      const graded = tallies.get(c)!.graded;
+      const twin = kept.find((d) => {
+        const t = pairTable(passOf, c, d, sample);
+        const paired = t.both + t.onlyA + t.onlyB + t.neither;
+        return paired >= this.settings.minTie && t.onlyA + t.onlyB === 0 && paired === graded && paired === tallies.get(d)!.graded;
+      });
+      if (twin === undefined) kept.push(c);
+      else out.push([c, twin]);
+    }
+    return out;
   }
 
   /** Every survivor at most `margin` below the leader with 95% confidence (Newcombe's paired interval). */
