@@ -182,7 +182,10 @@ program
   .option('--provider-option <key=value>', 'provider option for every provider (repeatable)', collect)
   .option('--space <file>', 'search space: renderers × options × variants (default: the built-in renderers)')
   .option('-g, --grader <name>', 'the grader the race scores by (default correct-arguments)')
-  .option('--objective <objective>', 'pass-rate (default) or pass-per-token: what picks among strategies not told apart')
+  .option(
+    '--objective <objective>',
+    'pass-rate (default) or pass-per-token: what picks among strategies not told apart',
+  )
   .option('--budget-calls <n>', 'most model calls the race may make', int('--budget-calls'))
   .option('--budget-tokens <n>', 'most tokens the race may spend', int('--budget-tokens'))
   .option('--seed <n>', 'seed of the case sample and of simulated providers', int('--seed'))

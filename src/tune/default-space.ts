@@ -8,13 +8,13 @@ import type { Space } from './space.js';
  */
 export const DEFAULT_SPACE: Space = {
   renderers: [
-    'names-only',
+    { name: 'names-only' },
     { name: 'full-details', grid: { protocol: ['xml-tags', 'json', 'python-call'] } },
     { name: 'full-details', options: { noFences: true } },
-    'native-functions',
-    'hermes',
-    'cline-xml',
-    'claude-code',
+    { name: 'native-functions' },
+    { name: 'hermes' },
+    { name: 'cline-xml' },
+    { name: 'claude-code' },
     { name: 'tool-search', grid: { k: [3, 5, 10] } },
   ],
 };

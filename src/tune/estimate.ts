@@ -1,7 +1,7 @@
 import type { Catalog } from '../contracts/tool.js';
 import { renderCase } from '../render/render-case.js';
-import { expectedCalls } from './case-cost.js';
 import { pairedDiffInterval } from '../report/strategy-comparison.js';
+import { expectedCalls } from './case-cost.js';
 import type { RaceSettings } from './race.js';
 import type { TuneCase } from './run-cells.js';
 import type { TuneSetup } from './tune-setup.js';

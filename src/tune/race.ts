@@ -209,9 +209,10 @@ export class Race {
       this.alive[c] = false;
     }
     let calls = 0;
-    for (const c of alive) for (const i of this.order.slice(this.size - pending.newCases, this.size)) {
-      calls += this.outcomes[c]!.get(i)?.calls ?? 0;
-    }
+    for (const c of alive)
+      for (const i of this.order.slice(this.size - pending.newCases, this.size)) {
+        calls += this.outcomes[c]!.get(i)?.calls ?? 0;
+      }
     const evidence: RoundEvidence = {
       round: pending.round,
       cases: this.size,
@@ -279,7 +280,11 @@ export class Race {
    * Survivors that agree on every case of the sample with a cheaper survivor (fewer prompt tokens, then listed first),
    * each with the one it is set aside for; none before the sample holds `minTie` cases.
    */
-  private ties(alive: readonly number[], tallies: ReadonlyMap<number, Tally>, sample: readonly number[]): [number, number][] {
+  private ties(
+    alive: readonly number[],
+    tallies: ReadonlyMap<number, Tally>,
+    sample: readonly number[],
+  ): [number, number][] {
     if (sample.length < this.settings.minTie) return [];
     const passOf = (c: number, i: number) => this.outcomes[c]!.get(i)?.pass;
     const left = alive
@@ -292,7 +297,12 @@ export class Race {
       const twin = kept.find((d) => {
         const t = pairTable(passOf, c, d, sample);
         const paired = t.both + t.onlyA + t.onlyB + t.neither;
-        return paired >= this.settings.minTie && t.onlyA + t.onlyB === 0 && paired === graded && paired === tallies.get(d)!.graded;
+        return (
+          paired >= this.settings.minTie &&
+          t.onlyA + t.onlyB === 0 &&
+          paired === graded &&
+          paired === tallies.get(d)!.graded
+        );
       });
       if (twin === undefined) kept.push(c);
       else out.push([c, twin]);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RendererEntry } from '../config/config-schema.js';
 import { loadYamlFile, type SemanticIssue } from '../config/load-yaml.js';
 import { labelFor } from '../plugins/index.js';
-import { type VariantSpec, VariantSchema } from '../presentation/variant-schema.js';
+import { VariantSchema, type VariantSpec } from '../presentation/variant-schema.js';
 import { DEFAULT_SPACE } from './default-space.js';
 
 /** Candidates a space may expand to: past this, a race's first round alone is a grid. */
@@ -11,9 +11,12 @@ export const MAX_CANDIDATES = 200;
 
 const GridValue = z.union([z.string(), z.number(), z.boolean()]);
 
-/** One renderer of a space: fixed options, and options to try (`grid`: each value, in every combination). */
-export const SpaceRendererSchema = z.union([
-  z.string().min(1),
+/**
+ * One renderer of a space: a name (a string alone is a name), fixed options, and options to try (`grid`: each value,
+ * in every combination). Read as one object shape, so a problem is named at its field rather than as a union mismatch.
+ */
+export const SpaceRendererSchema = z.preprocess(
+  (v) => (typeof v === 'string' ? { name: v } : v),
   z
     .object({
       name: z.string().min(1).describe('Built-in renderer name, or a path (relative to the space file) to a renderer'),
@@ -29,7 +32,7 @@ export const SpaceRendererSchema = z.union([
         .describe('Catalog variants (names from `variants:`, or none) each candidate runs on, one candidate each'),
     })
     .strict(),
-]);
+);
 
 /** A tune's search space: renderers × options × catalog variants. */
 export const SpaceSchema = z
@@ -85,7 +88,6 @@ export function loadSpace(file: string | undefined, cwd: string): LoadedSpace {
 function checkSpace(space: Space): SemanticIssue[] {
   const issues: SemanticIssue[] = [];
   space.renderers.forEach((r, i) => {
-    if (typeof r === 'string') return;
     for (const key of Object.keys(r.grid ?? {})) {
       if (r.options && key in r.options) {
         issues.push({
@@ -102,7 +104,10 @@ function checkSpace(space: Space): SemanticIssue[] {
       issues.push({ path: ['variants', i, 'name'], message: `variant '${v.name}' is defined twice` });
     names.add(v.name);
   });
-  const count = expandSpace(space).entries.reduce((n, e) => n + (typeof e === 'string' ? 1 : (e.variants?.length ?? 1)), 0);
+  const count = expandSpace(space).entries.reduce(
+    (n, e) => n + (typeof e === 'string' ? 1 : (e.variants?.length ?? 1)),
+    0,
+  );
   if (count > MAX_CANDIDATES) {
     issues.push({
       path: ['renderers'],
@@ -117,8 +122,8 @@ export function expandSpace(space: Space): { entries: RendererEntry[]; variants:
   const entries: RendererEntry[] = [];
   const at: number[] = [];
   space.renderers.forEach((r, i) => {
-    if (typeof r === 'string') {
-      entries.push(r);
+    if (!r.options && !r.grid && !r.variants) {
+      entries.push(r.name);
       at.push(i);
       return;
     }

@@ -102,7 +102,10 @@ export function saveTuneInput(dir: string, input: TuneInput): void {
  * A tune's settings read back for `--resume`: `--provider-option` may be given again (credentials the folder does not
  * keep); `--concurrency` may change how fast it goes, never what it measures.
  */
-export function resumeTuneInput(dir: string, overrides: Pick<TuneSettings, 'providerOptions' | 'concurrency'>): TuneInput {
+export function resumeTuneInput(
+  dir: string,
+  overrides: Pick<TuneSettings, 'providerOptions' | 'concurrency'>,
+): TuneInput {
   const file = join(dir, TUNE_INPUT_FILE);
   if (!existsSync(file)) {
     throw new ToolgaugeError('USAGE', `--resume ${dir}: no ${TUNE_INPUT_FILE} there (pass the folder a tune wrote)`);

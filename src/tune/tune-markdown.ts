@@ -38,7 +38,12 @@ export function tuneMarkdown(r: TuneResult): string {
   out.push('');
   for (const p of r.providers) out.push(...providerSection(p));
   if (r.snippet) {
-    out.push('## Config snippet', '', 'Paste into toolgauge.config.yaml to run each provider with its recommended strategy:', '');
+    out.push(
+      '## Config snippet',
+      '',
+      'Paste into toolgauge.config.yaml to run each provider with its recommended strategy:',
+      '',
+    );
     out.push(...fenced(r.snippet, 'yaml'), '');
   }
   return `${out.join('\n')}\n`;
@@ -59,8 +64,15 @@ function providerSection(p: ProviderTune): string[] {
     `Stopped: ${STOPS[p.stopReason ?? ''] ?? 'not started'}. Calls: ${count(p.calls)} of the grid's ${count(p.gridCalls)} (${p.gridCalls ? pct(p.calls / p.gridCalls) : '—'}).`,
   );
   out.push('');
-  if (p.pareto.length) out.push(`Pareto front (pass rate against prompt tokens, fewest tokens first): ${p.pareto.map((l) => mdText(l)).join(' → ')}.`, '');
-  out.push('| candidate | status | pass rate [95%] | cases | prompt tokens / case | calls |', '|---|---|---:|---:|---:|---:|');
+  if (p.pareto.length)
+    out.push(
+      `Pareto front (pass rate against prompt tokens, fewest tokens first): ${p.pareto.map((l) => mdText(l)).join(' → ')}.`,
+      '',
+    );
+  out.push(
+    '| candidate | status | pass rate [95%] | cases | prompt tokens / case | calls |',
+    '|---|---|---:|---:|---:|---:|',
+  );
   const order = [...p.candidates].sort((a, b) => rank(a) - rank(b) || b.rate - a.rate || a.tokens - b.tokens);
   for (const c of order) {
     out.push(
@@ -68,15 +80,17 @@ function providerSection(p: ProviderTune): string[] {
     );
   }
   out.push('', '◆ on the Pareto front.', '');
-  out.push('| round | cases (new) | candidates | leader | eliminated (p, Holm-adjusted) | calls |', '|---:|---:|---:|---|---|---:|');
+  out.push(
+    '| round | cases (new) | candidates | leader | eliminated (p, Holm-adjusted) | calls |',
+    '|---:|---:|---:|---|---|---:|',
+  );
   for (const round of p.rounds) {
     const gone = round.eliminated.length
       ? round.eliminated
-          .map(
-            (e) =>
-              e.reason === 'tied'
-                ? `${mdText(e.candidate)} tied with the cheaper ${mdText(e.by)} on every case`
-                : `${mdText(e.candidate)} ${e.reason === 'worse' ? 'worse than' : 'dominated by'} ${mdText(e.by)} (${e.onlyOther} vs ${e.onlyThis} cases, p ${pValue(e.pAdjusted)})`,
+          .map((e) =>
+            e.reason === 'tied'
+              ? `${mdText(e.candidate)} tied with the cheaper ${mdText(e.by)} on every case`
+              : `${mdText(e.candidate)} ${e.reason === 'worse' ? 'worse than' : 'dominated by'} ${mdText(e.by)} (${e.onlyOther} vs ${e.onlyThis} cases, p ${pValue(e.pAdjusted)})`,
           )
           .join('; ')
       : '—';

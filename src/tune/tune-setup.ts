@@ -3,10 +3,16 @@ import { type Config, ConfigSchema } from '../config/config-schema.js';
 import { type LoadedConfig, loadSuites } from '../config/load-config.js';
 import type { Grader } from '../contracts/grade.js';
 import { VariantCheck } from '../plugins/check-variants.js';
-import { type ProviderSlot, resolveGraders, resolveProviders, resolveStrategies, type Strategy } from '../plugins/index.js';
+import {
+  type ProviderSlot,
+  resolveGraders,
+  resolveProviders,
+  resolveStrategies,
+  type Strategy,
+} from '../plugins/index.js';
 import { RunContext } from '../render/run-context.js';
-import type { CaseSettings } from '../runner/run-case.js';
 import { checkListedExpectations } from '../runner/preflight.js';
+import type { CaseSettings } from '../runner/run-case.js';
 import { gradable } from './case-cost.js';
 import type { TuneCase } from './run-cells.js';
 import { type LoadedSpace, loadSpace } from './space.js';
@@ -54,7 +60,8 @@ export async function setUpTune(
     config,
     origin: {
       renderers: space.where,
-      providers: (i) => `--provider ${typeof input.providers[i] === 'string' ? input.providers[i] : (input.providers[i]?.id ?? '')}`,
+      providers: (i) =>
+        `--provider ${typeof input.providers[i] === 'string' ? input.providers[i] : (input.providers[i]?.id ?? '')}`,
       graders: () => `--grader ${input.grader}`,
     },
   };

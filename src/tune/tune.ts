@@ -8,9 +8,8 @@ import { displayPath } from '../util/display-path.js';
 import { makeFolder } from '../util/output-folder.js';
 import { expectedCalls } from './case-cost.js';
 import { type Estimate, estimateTune } from './estimate.js';
-import { type CaseOutcome, Race, RACE_DEFAULTS, type RaceSettings, type RoundEvidence } from './race.js';
+import { type CaseOutcome, RACE_DEFAULTS, Race, type RaceSettings, type RoundEvidence } from './race.js';
 import { type CellCases, runCells } from './run-cells.js';
-import { type TuneResult, tuneResultOf, writeTuneResult } from './tune-result.js';
 import {
   newTuneInput,
   resumeTuneInput,
@@ -19,6 +18,7 @@ import {
   type TuneInput,
   type TuneSettings,
 } from './tune-input.js';
+import { type TuneResult, tuneResultOf, writeTuneResult } from './tune-result.js';
 import { setUpTune, type TuneSetup } from './tune-setup.js';
 
 export interface TuneOptions extends TuneSettings {
@@ -60,7 +60,15 @@ export async function tune(options: TuneOptions = {}): Promise<TuneResult> {
   }
   const setup = await setUpTune(input, cwd, options.notify ?? (() => {}), options.stop);
   const settings: RaceSettings = { ...RACE_DEFAULTS, ...pick(input) };
-  const races = setup.providers.map(() => new Race(setup.strategies.map((s) => s.label), setup.cases.length, input.seed, settings));
+  const races = setup.providers.map(
+    () =>
+      new Race(
+        setup.strategies.map((s) => s.label),
+        setup.cases.length,
+        input.seed,
+        settings,
+      ),
+  );
   try {
     const probes = await probeCatalogs(setup, races[0]?.order ?? []);
     const estimate = estimateTune(setup, races[0]?.order ?? [], settings, probes);
@@ -186,7 +194,10 @@ function predictRound(
   rounds.forEach(({ race, next }, p) => {
     if (!next) return;
     for (const c of next.candidates) {
-      const seen = race.order.slice(0, race.sampleSize).map((i) => race.outcome(c, i)).filter((o) => o !== undefined);
+      const seen = race.order
+        .slice(0, race.sampleSize)
+        .map((i) => race.outcome(c, i))
+        .filter((o) => o !== undefined);
       const strategy = setup.strategies[c]!;
       const cell = estimate.perCell.find(
         (e) => e.strategy === strategy.label && e.provider === setup.providers[p]!.label,

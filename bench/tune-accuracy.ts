@@ -1,0 +1,201 @@
+/**
+ * `node --import tsx bench/tune-accuracy.ts [--seeds N]`: does `toolgauge tune` find a strategy as good as the full
+ * grid's best, for fewer model calls? On the offline personas and the three bundled suites, for each seed: the full
+ * grid (every candidate of the default space on every case, for every persona) is run, then tune() races on the same
+ * seed (the calls each made are counted). For each persona the tune's recommendation is paired with the grid's best on every case (exact McNemar,
+ * Holm-corrected over the persona's comparisons, as report.html's "Which strategy?" does): a recommendation the grid
+ * does not find significantly worse is a hit. Prints a Markdown section and puts it in bench/results.md
+ * (the section "Tune accuracy").
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type CellCases, runCells } from '../src/tune/run-cells.js';
+import { outcomeOf, tune } from '../src/tune/tune.js';
+import { newTuneInput } from '../src/tune/tune-input.js';
+import { setUpTune } from '../src/tune/tune-setup.js';
+import { mcnemarExact } from '../src/util/stats.js';
+import { ROOT } from './paths.js';
+
+const args = process.argv.slice(2);
+const seedsArg = args.indexOf('--seeds');
+const SEEDS = seedsArg >= 0 ? Number(args[seedsArg + 1]) : 10;
+const SUITES = ['excel', 'economist', 'coder'];
+const PROVIDERS = [
+  'sim:oracle',
+  'sim:guesser',
+  'sim:fence-wrapper',
+  'sim:stopper',
+  'sim:noisy',
+  'sim:selector',
+  'sim:detour',
+];
+const GRADER = 'correct-arguments';
+const ALPHA = 0.05;
+
+interface GridCell {
+  pass: (boolean | null)[];
+  tokens: number;
+  calls: number;
+}
+
+/** Every candidate on every case for every persona; per persona, per strategy, the outcomes. */
+async function fullGrid(seed: number) {
+  const input = newTuneInput({ suites: SUITES, providers: PROVIDERS, seed, grader: GRADER }, ROOT);
+  const setup = await setUpTune(input, ROOT, () => {});
+  try {
+    const providers = setup.providers;
+    const cells: CellCases[] = [];
+    for (const provider of providers)
+      for (const strategy of setup.strategies) cells.push({ strategy, provider, cases: setup.cases });
+    const records = await runCells(cells, {
+      pool: setup.pool,
+      settings: setup.settings,
+      concurrency: 8,
+      signal: new AbortController().signal,
+    });
+    const grid = new Map<string, Map<string, GridCell>>();
+    records.forEach((list, k) => {
+      const { strategy, provider } = cells[k]!;
+      const cell: GridCell = { pass: [], tokens: 0, calls: 0 };
+      for (const r of list) {
+        const o = outcomeOf(r!, GRADER);
+        cell.pass.push(o.pass);
+        cell.tokens += o.tokens;
+        cell.calls += o.calls;
+      }
+      cell.tokens /= list.length;
+      const byStrategy = grid.get(provider.label) ?? new Map<string, GridCell>();
+      byStrategy.set(strategy.label, cell);
+      grid.set(provider.label, byStrategy);
+    });
+    return { grid, strategies: setup.strategies.map((s) => s.label), cases: setup.cases.length };
+  } finally {
+    await setup.pool.closeAll();
+  }
+}
+
+const rateOf = (c: GridCell) => {
+  const graded = c.pass.filter((p) => p !== null);
+  return graded.length ? graded.filter(Boolean).length / graded.length : 0;
+};
+
+/** The grid's verdict on `chosen` for one persona: is it significantly worse than the best (Holm over the persona)? */
+function judge(cells: Map<string, GridCell>, chosen: string) {
+  const ranked = [...cells.entries()].sort((a, b) => rateOf(b[1]) - rateOf(a[1]) || a[1].tokens - b[1].tokens);
+  const [bestLabel, best] = ranked[0]!;
+  const tests = ranked.slice(1).map(([label, cell]) => {
+    let worse = 0;
+    let better = 0;
+    cell.pass.forEach((p, i) => {
+      const q = best.pass[i];
+      if (p === null || q === null || p === undefined || q === undefined) return;
+      if (q && !p) worse++;
+      if (p && !q) better++;
+    });
+    return { label, p: mcnemarExact(worse, better), worse, better, adjusted: 1 };
+  });
+  const order = [...tests].sort((a, b) => a.p - b.p);
+  let running = 0;
+  order.forEach((t, i) => {
+    running = Math.max(running, Math.min(1, (order.length - i) * t.p));
+    t.adjusted = running;
+  });
+  const mine = tests.find((t) => t.label === chosen);
+  const ok = chosen === bestLabel || !mine || mine.adjusted >= ALPHA || mine.worse <= mine.better;
+  return {
+    ok,
+    best: bestLabel,
+    bestRate: rateOf(best),
+    rate: rateOf(cells.get(chosen)!),
+    adjusted: mine?.adjusted ?? 1,
+  };
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+async function main() {
+  const rows: string[] = [];
+  let hits = 0;
+  let judged = 0;
+  let seedsMet = 0;
+  const shares: number[] = [];
+  const misses: string[] = [];
+  const started = Date.now();
+  for (let seed = 1; seed <= SEEDS; seed++) {
+    const dir = mkdtempSync(join(tmpdir(), 'tg-tune-bench-'));
+    try {
+      const t0 = Date.now();
+      const { grid, strategies, cases } = await fullGrid(seed);
+      const t1 = Date.now();
+      const result = await tune({
+        suites: SUITES,
+        providers: PROVIDERS,
+        seed,
+        grader: GRADER,
+        out: join(dir, 'tune'),
+        cwd: ROOT,
+      });
+      let gridCalls = 0;
+      for (const byStrategy of grid.values()) for (const c of byStrategy.values()) gridCalls += c.calls;
+      const share = result.calls.spent / gridCalls;
+      shares.push(share);
+      let seedHits = 0;
+      for (const p of result.providers) {
+        const chosen = p.recommended?.label;
+        if (!chosen) continue;
+        const verdict = judge(grid.get(p.provider)!, chosen);
+        judged++;
+        if (verdict.ok) {
+          hits++;
+          seedHits++;
+        } else {
+          misses.push(
+            `seed ${seed}, ${p.provider}: ${chosen} (${pct(verdict.rate)}) against the grid's best ${verdict.best} (${pct(verdict.bestRate)}), Holm-adjusted p ${verdict.adjusted.toFixed(4)}`,
+          );
+        }
+      }
+      const allHit = seedHits === result.providers.length;
+      if (allHit) seedsMet++;
+      rows.push(
+        `| ${seed} | ${seedHits}/${result.providers.length} | ${result.calls.spent.toLocaleString('en-US')} | ${gridCalls.toLocaleString('en-US')} | ${pct(share)} |`,
+      );
+      process.stderr.write(
+        `seed ${seed}: ${seedHits}/${result.providers.length} personas, ${result.calls.spent} of ${gridCalls} calls (${pct(share)}), ${strategies.length} candidates × ${cases} cases (grid ${((t1 - t0) / 1000).toFixed(0)} s, tune ${((Date.now() - t1) / 1000).toFixed(0)} s)\n`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
+  const section = [
+    '## Tune accuracy',
+    '',
+    `Produced by \`node --import tsx bench/tune-accuracy.ts\` on ${new Date().toISOString()} (${((Date.now() - started) / 1000).toFixed(0)} s): ` +
+      `the default space on ${SUITES.join(', ')} (the cases ${GRADER} grades), ${PROVIDERS.length} offline personas, ${SEEDS} seeds (each seeds the race's sample and the personas). ` +
+      'A seed meets the target when, for every persona, the full grid does not find the recommendation significantly worse than its best ' +
+      "(exact McNemar, Holm over the persona's comparisons, alpha 0.05).",
+    '',
+    '| figure | measured | target | met |',
+    '|---|---:|---|:-:|',
+    `| seeds where every persona's recommendation holds against the grid | ${seedsMet} of ${SEEDS} | ≥ 9 of 10 | ${seedsMet >= Math.ceil(SEEDS * 0.9) ? 'yes' : '**no**'} |`,
+    `| recommendations that hold, over all personas and seeds | ${hits} of ${judged} | report | — |`,
+    `| model calls of the race against the full grid's, mean (largest) | ${pct(mean)} (${pct(Math.max(...shares))}) | ≤ 40% | ${Math.max(...shares) <= 0.4 ? 'yes' : '**no**'} |`,
+    '',
+    '| seed | personas that hold | race calls | grid calls | share |',
+    '|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    ...(misses.length ? ['Misses:', '', ...misses.map((m) => `- ${m}`), ''] : []),
+  ].join('\n');
+  process.stdout.write(`${section}\n`);
+  const file = join(ROOT, 'bench', 'results.md');
+  const text = readFileSync(file, 'utf8');
+  const at = text.indexOf('\n## Tune accuracy');
+  const before = at >= 0 ? text.slice(0, at) : text.replace(/\n+$/, '');
+  const afterStart = at >= 0 ? text.indexOf('\n## ', at + 1) : -1;
+  const after = afterStart >= 0 ? text.slice(afterStart) : '';
+  writeFileSync(file, `${before}\n\n${section}${after}`.replace(/\n*$/, '\n'));
+}
+
+await main();
