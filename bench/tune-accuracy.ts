@@ -10,7 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type CellCases, runCells } from '../src/tune/run-cells.js';
+import { runCells } from '../src/tune/run-cells.js';
 import { outcomeOf, tune } from '../src/tune/tune.js';
 import { newTuneInput } from '../src/tune/tune-input.js';
 import { setUpTune } from '../src/tune/tune-setup.js';
@@ -44,31 +44,30 @@ async function fullGrid(seed: number) {
   const input = newTuneInput({ suites: SUITES, providers: PROVIDERS, seed, grader: GRADER }, ROOT);
   const setup = await setUpTune(input, ROOT, () => {});
   try {
-    const providers = setup.providers;
-    const cells: CellCases[] = [];
-    for (const provider of providers)
-      for (const strategy of setup.strategies) cells.push({ strategy, provider, cases: setup.cases });
-    const records = await runCells(cells, {
-      pool: setup.pool,
-      settings: setup.settings,
-      concurrency: 8,
-      signal: new AbortController().signal,
-    });
     const grid = new Map<string, Map<string, GridCell>>();
-    records.forEach((list, k) => {
-      const { strategy, provider } = cells[k]!;
-      const cell: GridCell = { pass: [], tokens: 0, calls: 0 };
-      for (const r of list) {
-        const o = outcomeOf(r!, GRADER);
-        cell.pass.push(o.pass);
-        cell.tokens += o.tokens;
-        cell.calls += o.calls;
-      }
-      cell.tokens /= list.length;
-      const byStrategy = grid.get(provider.label) ?? new Map<string, GridCell>();
-      byStrategy.set(strategy.label, cell);
+    // one cell at a time, each record folded into its outcome at once: a grid's records held together would be
+    // gigabytes of transcripts
+    for (const provider of setup.providers) {
+      const byStrategy = new Map<string, GridCell>();
       grid.set(provider.label, byStrategy);
-    });
+      for (const strategy of setup.strategies) {
+        const [records] = await runCells([{ strategy, provider, cases: setup.cases }], {
+          pool: setup.pool,
+          settings: setup.settings,
+          concurrency: 8,
+          signal: new AbortController().signal,
+        });
+        const cell: GridCell = { pass: [], tokens: 0, calls: 0 };
+        for (const r of records!) {
+          const o = outcomeOf(r!, GRADER);
+          cell.pass.push(o.pass);
+          cell.tokens += o.tokens;
+          cell.calls += o.calls;
+        }
+        cell.tokens /= records!.length;
+        byStrategy.set(strategy.label, cell);
+      }
+    }
     return { grid, strategies: setup.strategies.map((s) => s.label), cases: setup.cases.length };
   } finally {
     await setup.pool.closeAll();
