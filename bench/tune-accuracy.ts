@@ -66,6 +66,7 @@ async function fullGrid(seed: number) {
         }
         cell.tokens /= records!.length;
         byStrategy.set(strategy.label, cell);
+        if (process.env.TG_BENCH_VERBOSE) process.stderr.write(`  grid ${provider.label} × ${strategy.label}: ${records!.length} cases, ${(performance.now() / 1000).toFixed(1)} s\n`);
       }
     }
     return { grid, strategies: setup.strategies.map((s) => s.label), cases: setup.cases.length };
@@ -134,6 +135,9 @@ async function main() {
         grader: GRADER,
         out: join(dir, 'tune'),
         cwd: ROOT,
+        ...(process.env.TG_BENCH_VERBOSE
+          ? { onRound: (p: string, r: { round: number }) => process.stderr.write(`  tune ${p} round ${r.round}\n`) }
+          : {}),
       });
       let gridCalls = 0;
       for (const byStrategy of grid.values()) for (const c of byStrategy.values()) gridCalls += c.calls;
