@@ -66,7 +66,10 @@ async function fullGrid(seed: number) {
         }
         cell.tokens /= records!.length;
         byStrategy.set(strategy.label, cell);
-        if (process.env.TG_BENCH_VERBOSE) process.stderr.write(`  grid ${provider.label} × ${strategy.label}: ${records!.length} cases, ${(performance.now() / 1000).toFixed(1)} s\n`);
+        if (process.env.TG_BENCH_VERBOSE)
+          process.stderr.write(
+            `  grid ${provider.label} × ${strategy.label}: ${records!.length} cases, ${(performance.now() / 1000).toFixed(1)} s\n`,
+          );
       }
     }
     return { grid, strategies: setup.strategies.map((s) => s.label), cases: setup.cases.length };
