@@ -5,7 +5,7 @@ import { ToolgaugeError } from '../errors.js';
 import { CASSETTE_FILE, withCassettes } from '../replay/cassettes.js';
 import type { CaseRecord } from '../run-log/schema.js';
 import { displayPath } from '../util/display-path.js';
-import { makeFolder } from '../util/output-folder.js';
+import { prepareOutputFolder } from '../util/output-folder.js';
 import { expectedCalls } from './case-cost.js';
 import { type Estimate, estimateTune } from './estimate.js';
 import { type CaseOutcome, RACE_DEFAULTS, Race, type RaceSettings, type RoundEvidence } from './race.js';
@@ -58,7 +58,16 @@ export async function tune(options: TuneOptions = {}): Promise<TuneResult> {
       `--out ${displayPath(dir)}: a tune was already started there; continue it with --resume ${displayPath(dir)} or pick another folder`,
     );
   }
-  const setup = await setUpTune(input, cwd, options.notify ?? (() => {}), options.stop);
+  // a folder that cannot be written is one line before anything runs (exit 2); made here, it is removed again if the
+  // tune stops before writing anything in it (a refusal, a bad space)
+  const undo = prepareOutputFolder(dir, options.resume ? `--resume ${options.resume}` : `--out ${displayPath(dir)}`);
+  let setup: TuneSetup;
+  try {
+    setup = await setUpTune(input, cwd, options.notify ?? (() => {}), options.stop);
+  } catch (e) {
+    undo();
+    throw e;
+  }
   const settings: RaceSettings = { ...RACE_DEFAULTS, ...pick(input) };
   const races = setup.providers.map(
     () =>
@@ -73,8 +82,14 @@ export async function tune(options: TuneOptions = {}): Promise<TuneResult> {
     const probes = await probeCatalogs(setup, races[0]?.order ?? []);
     const estimate = estimateTune(setup, races[0]?.order ?? [], settings, probes);
     options.onEstimate?.(estimate, input);
-    if (!options.resume && !options.yes) refuseOverBudget(input, estimate, setup);
-    makeFolder(dir);
+    if (!options.resume && !options.yes) {
+      try {
+        refuseOverBudget(input, estimate, setup);
+      } catch (e) {
+        undo();
+        throw e;
+      }
+    }
     if (!options.resume) saveTuneInput(dir, input);
     const startedAt = new Date().toISOString();
     const cassette = withCassettes(setup.providers, 'replay-or-record', input.cassettes ?? join(dir, CASSETTE_FILE));
