@@ -110,7 +110,7 @@ function status(c: Standing): string {
   if (c.status === 'recommended') return '**recommended**';
   if (c.status === 'indistinguishable') return 'not told apart';
   const e = c.eliminated!;
-  if (e.reason === 'tied') return `tied in round ${e.round}, costlier`;
+  if (e.reason === 'tied') return `tied with ${mdText(e.by)} in round ${e.round}, costlier`;
   return `out in round ${e.round} (p ${pValue(e.pAdjusted)})`;
 }
 

@@ -146,7 +146,9 @@ export async function tune(options: TuneOptions = {}): Promise<TuneResult> {
         });
       });
       rounds.forEach(({ race, next }, p) => {
-        if (next) options.onRound?.(setup.providers[p]!.label, race.judge());
+        if (!next) return;
+        const evidence = race.judge();
+        options.onRound?.(setup.providers[p]!.label, evidence);
       });
     }
     if (interrupted) for (const r of races) r.stop('interrupted');
