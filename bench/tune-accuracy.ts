@@ -4,7 +4,7 @@
  * grid (every candidate of the default space on every case, for every persona) is run, then tune() races on the same
  * seed (the calls each made are counted). For each persona the tune's recommendation is paired with the grid's best on every case (exact McNemar,
  * Holm-corrected over the persona's comparisons, as report.html's "Which strategy?" does): a recommendation the grid
- * does not find significantly worse is a hit. Prints a Markdown section and puts it in bench/results.md
+ * does not find significantly worse is a hit. Once per grader the race can score by (correct-arguments, parseable). Prints a Markdown section and puts it in bench/results.md
  * (the section "Tune accuracy").
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,7 +30,8 @@ const PROVIDERS = [
   'sim:selector',
   'sim:detour',
 ];
-const GRADER = 'correct-arguments';
+/** Each grader is a tune of its own: correct-arguments (the right call), parseable (in the protocol asked for). */
+const GRADERS = ['correct-arguments', 'parseable'];
 const ALPHA = 0.05;
 
 interface GridCell {
@@ -40,8 +41,8 @@ interface GridCell {
 }
 
 /** Every candidate on every case for every persona; per persona, per strategy, the outcomes. */
-async function fullGrid(seed: number) {
-  const input = newTuneInput({ suites: SUITES, providers: PROVIDERS, seed, grader: GRADER }, ROOT);
+async function fullGrid(seed: number, grader: string) {
+  const input = newTuneInput({ suites: SUITES, providers: PROVIDERS, seed, grader }, ROOT);
   const setup = await setUpTune(input, ROOT, () => {});
   try {
     const grid = new Map<string, Map<string, GridCell>>();
@@ -59,7 +60,7 @@ async function fullGrid(seed: number) {
         });
         const cell: GridCell = { pass: [], tokens: 0, calls: 0 };
         for (const r of records!) {
-          const o = outcomeOf(r!, GRADER);
+          const o = outcomeOf(r!, grader);
           cell.pass.push(o.pass);
           cell.tokens += o.tokens;
           cell.calls += o.calls;
@@ -117,25 +118,29 @@ function judge(cells: Map<string, GridCell>, chosen: string) {
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
-async function main() {
-  const rows: string[] = [];
-  let hits = 0;
-  let judged = 0;
-  let seedsMet = 0;
-  const shares: number[] = [];
-  const misses: string[] = [];
-  const started = Date.now();
+interface GraderFigures {
+  grader: string;
+  rows: string[];
+  hits: number;
+  judged: number;
+  seedsMet: number;
+  shares: number[];
+  misses: string[];
+}
+
+async function raceFor(grader: string): Promise<GraderFigures> {
+  const f: GraderFigures = { grader, rows: [], hits: 0, judged: 0, seedsMet: 0, shares: [], misses: [] };
   for (let seed = 1; seed <= SEEDS; seed++) {
     const dir = mkdtempSync(join(tmpdir(), 'tg-tune-bench-'));
     try {
       const t0 = Date.now();
-      const { grid, strategies, cases } = await fullGrid(seed);
+      const { grid, strategies, cases } = await fullGrid(seed, grader);
       const t1 = Date.now();
       const result = await tune({
         suites: SUITES,
         providers: PROVIDERS,
         seed,
-        grader: GRADER,
+        grader,
         out: join(dir, 'tune'),
         cwd: ROOT,
         ...(process.env.TG_BENCH_VERBOSE
@@ -145,54 +150,66 @@ async function main() {
       let gridCalls = 0;
       for (const byStrategy of grid.values()) for (const c of byStrategy.values()) gridCalls += c.calls;
       const share = result.calls.spent / gridCalls;
-      shares.push(share);
+      f.shares.push(share);
       let seedHits = 0;
       for (const p of result.providers) {
         const chosen = p.recommended?.label;
         if (!chosen) continue;
         const verdict = judge(grid.get(p.provider)!, chosen);
-        judged++;
+        f.judged++;
         if (verdict.ok) {
-          hits++;
+          f.hits++;
           seedHits++;
         } else {
-          misses.push(
-            `seed ${seed}, ${p.provider}: ${chosen} (${pct(verdict.rate)}) against the grid's best ${verdict.best} (${pct(verdict.bestRate)}), Holm-adjusted p ${verdict.adjusted.toFixed(4)}`,
+          f.misses.push(
+            `${grader}, seed ${seed}, ${p.provider}: ${chosen} (${pct(verdict.rate)}) against the grid's best ${verdict.best} (${pct(verdict.bestRate)}), Holm-adjusted p ${verdict.adjusted.toFixed(4)}`,
           );
         }
       }
-      const allHit = seedHits === result.providers.length;
-      if (allHit) seedsMet++;
-      rows.push(
+      if (seedHits === result.providers.length) f.seedsMet++;
+      f.rows.push(
         `| ${seed} | ${seedHits}/${result.providers.length} | ${result.calls.spent.toLocaleString('en-US')} | ${gridCalls.toLocaleString('en-US')} | ${pct(share)} |`,
       );
       process.stderr.write(
-        `seed ${seed}: ${seedHits}/${result.providers.length} personas, ${result.calls.spent} of ${gridCalls} calls (${pct(share)}), ${strategies.length} candidates × ${cases} cases (grid ${((t1 - t0) / 1000).toFixed(0)} s, tune ${((Date.now() - t1) / 1000).toFixed(0)} s)\n`,
+        `${grader} seed ${seed}: ${seedHits}/${result.providers.length} personas, ${result.calls.spent} of ${gridCalls} calls (${pct(share)}), ${strategies.length} candidates × ${cases} cases (grid ${((t1 - t0) / 1000).toFixed(0)} s, tune ${((Date.now() - t1) / 1000).toFixed(0)} s)\n`,
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  const mean = shares.reduce((a, b) => a + b, 0) / shares.length;
+  return f;
+}
+
+async function main() {
+  const started = Date.now();
+  const figures: GraderFigures[] = [];
+  for (const grader of GRADERS) figures.push(await raceFor(grader));
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const section = [
     '## Tune accuracy',
     '',
     `Produced by \`node --import tsx bench/tune-accuracy.ts\` on ${new Date().toISOString()} (${((Date.now() - started) / 1000).toFixed(0)} s): ` +
-      `the default space on ${SUITES.join(', ')} (the cases ${GRADER} grades), ${PROVIDERS.length} offline personas, ${SEEDS} seeds (each seeds the race's sample and the personas). ` +
+      `the default space (12 candidates) on ${SUITES.join(', ')} (the cases the grader grades), ${PROVIDERS.length} offline personas, ${SEEDS} seeds (each seeds the race's sample and the personas), once per grader the race scores by. ` +
       'A seed meets the target when, for every persona, the full grid does not find the recommendation significantly worse than its best ' +
-      "(exact McNemar, Holm over the persona's comparisons, alpha 0.05).",
+      "(exact McNemar, Holm over the persona's comparisons, alpha 0.05); the calls are the race's against the full grid's, all personas together.",
     '',
     '| figure | measured | target | met |',
     '|---|---:|---|:-:|',
-    `| seeds where every persona's recommendation holds against the grid | ${seedsMet} of ${SEEDS} | ≥ 9 of 10 | ${seedsMet >= Math.ceil(SEEDS * 0.9) ? 'yes' : '**no**'} |`,
-    `| recommendations that hold, over all personas and seeds | ${hits} of ${judged} | report | — |`,
-    `| model calls of the race against the full grid's, mean (largest) | ${pct(mean)} (${pct(Math.max(...shares))}) | ≤ 40% | ${Math.max(...shares) <= 0.4 ? 'yes' : '**no**'} |`,
+    ...figures.flatMap((f) => [
+      `| ${f.grader}: seeds where every persona's recommendation holds against the grid | ${f.seedsMet} of ${SEEDS} | ≥ 9 of 10 | ${f.seedsMet >= Math.ceil(SEEDS * 0.9) ? 'yes' : '**no**'} |`,
+      `| ${f.grader}: recommendations that hold, over all personas and seeds | ${f.hits} of ${f.judged} | report | — |`,
+      `| ${f.grader}: the race's model calls against the full grid's, mean (largest) | ${pct(mean(f.shares))} (${pct(Math.max(...f.shares))}) | ≤ 40% | ${Math.max(...f.shares) <= 0.4 ? 'yes' : '**no**'} |`,
+    ]),
     '',
-    '| seed | personas that hold | race calls | grid calls | share |',
-    '|---:|---:|---:|---:|---:|',
-    ...rows,
-    '',
-    ...(misses.length ? ['Misses:', '', ...misses.map((m) => `- ${m}`), ''] : []),
+    ...figures.flatMap((f) => [
+      `${f.grader}:`,
+      '',
+      '| seed | personas that hold | race calls | grid calls | share |',
+      '|---:|---:|---:|---:|---:|',
+      ...f.rows,
+      '',
+      ...(f.misses.length ? ['Misses:', '', ...f.misses.map((m) => `- ${m}`), ''] : []),
+    ]),
   ].join('\n');
   process.stdout.write(`${section}\n`);
   const file = join(ROOT, 'bench', 'results.md');
