@@ -4,6 +4,7 @@ import { pairedDiffInterval } from '../report/strategy-comparison.js';
 import { expectedCalls } from './case-cost.js';
 import type { RaceSettings } from './race.js';
 import type { TuneCase } from './run-cells.js';
+import { sampleSizes } from './sample-sizes.js';
 import type { TuneSetup } from './tune-setup.js';
 
 /** Model calls and tokens, estimated or spent. */
@@ -32,20 +33,6 @@ export interface Estimate {
   raceCases: number;
   /** Per candidate and provider: tokens per call (the first request's, o200k) and calls per case (expected turns). */
   perCell: { strategy: string; provider: string; tokensPerCall: number; callsPerCase: number }[];
-}
-
-/** Sample sizes a race goes through: the first round, then growing by `growth` (at least one case more each). */
-export function sampleSizes(caseCount: number, settings: Pick<RaceSettings, 'firstRound' | 'growth'>): number[] {
-  const out: number[] = [];
-  let size = 0;
-  while (size < caseCount) {
-    size =
-      size === 0
-        ? Math.min(caseCount, Math.max(1, settings.firstRound))
-        : Math.min(caseCount, Math.max(size + 1, Math.ceil(size * settings.growth)));
-    out.push(size);
-  }
-  return out;
 }
 
 /** The first sample size at which two candidates passing every case are within `margin` (Newcombe's interval). */

@@ -1,7 +1,7 @@
-import { pairedDiffInterval } from '../report/strategy-comparison.js';
 import { wilson } from '../report/wilson.js';
 import { seededRandom } from '../util/rng.js';
-import { type PairedTest, pairTable, roundTests, type Tally } from './round-tests.js';
+import { type PairedTest, roundTests, type Tally, tiedWithCheaper, withinMargin } from './round-tests.js';
+import { nextSampleSize } from './sample-sizes.js';
 
 /** What the race recommends among the candidates it could not tell apart. */
 export type Objective = 'pass-rate' | 'pass-per-token';
@@ -139,11 +139,7 @@ export class Race {
   /** The next round's work (new cases × surviving candidates), or undefined when the race is over. */
   next(): { round: number; cases: number[]; candidates: number[] } | undefined {
     if (this.done) return undefined;
-    const { firstRound, growth } = this.settings;
-    const size =
-      this.size === 0
-        ? Math.min(this.caseCount, Math.max(1, firstRound))
-        : Math.min(this.caseCount, Math.max(this.size + 1, Math.ceil(this.size * growth)));
+    const size = nextSampleSize(this.size, this.caseCount, this.settings);
     const candidates = this.survivors;
     this.pending = { round: this.rounds.length + 1, size, newCases: size - this.size, candidates };
     return { round: this.pending.round, cases: this.order.slice(this.size, size), candidates };
@@ -194,7 +190,8 @@ export class Race {
       this.eliminations.set(c, { round: pending.round, ...e });
       this.alive[c] = false;
     }
-    for (const [c, twin] of this.ties(alive, tallies, sample)) {
+    const left = alive.filter((c) => this.alive[c]);
+    for (const [c, twin] of tiedWithCheaper(left, tallies, passOf, sample, this.settings.minTie)) {
       const e: Elimination = {
         candidate: this.candidates[c]!,
         by: this.candidates[twin]!,
@@ -223,9 +220,10 @@ export class Race {
       calls,
     };
     this.rounds.push(evidence);
-    const left = this.survivors;
-    if (left.length <= 1) this.stopReason = 'one-left';
-    else if (this.indistinguishable(left, leader, sample)) this.stopReason = 'indistinguishable';
+    const survivors = this.survivors;
+    if (survivors.length <= 1) this.stopReason = 'one-left';
+    else if (withinMargin(survivors, leader, passOf, sample, this.settings.margin))
+      this.stopReason = 'indistinguishable';
     else if (this.size >= this.caseCount) this.stopReason = 'all-cases';
     return evidence;
   }
@@ -274,52 +272,6 @@ export class Race {
       const y = tallies.get(b)!;
       return y.rate - x.rate || x.tokens - y.tokens || a - b;
     })[0]!;
-  }
-
-  /**
-   * Survivors that agree on every case of the sample with a cheaper survivor (fewer prompt tokens, then listed first),
-   * each with the one it is set aside for; none before the sample holds `minTie` cases.
-   */
-  private ties(
-    alive: readonly number[],
-    tallies: ReadonlyMap<number, Tally>,
-    sample: readonly number[],
-  ): [number, number][] {
-    if (sample.length < this.settings.minTie) return [];
-    const passOf = (c: number, i: number) => this.outcomes[c]!.get(i)?.pass;
-    const left = alive
-      .filter((c) => this.alive[c])
-      .sort((a, b) => tallies.get(a)!.tokens - tallies.get(b)!.tokens || a - b);
-    const kept: number[] = [];
-    const out: [number, number][] = [];
-    for (const c of left) {
-      const graded = tallies.get(c)!.graded;
-      const twin = kept.find((d) => {
-        const t = pairTable(passOf, c, d, sample);
-        const paired = t.both + t.onlyA + t.onlyB + t.neither;
-        return (
-          paired >= this.settings.minTie &&
-          t.onlyA + t.onlyB === 0 &&
-          paired === graded &&
-          paired === tallies.get(d)!.graded
-        );
-      });
-      if (twin === undefined) kept.push(c);
-      else out.push([c, twin]);
-    }
-    return out;
-  }
-
-  /** Every survivor at most `margin` below the leader with 95% confidence (Newcombe's paired interval). */
-  private indistinguishable(left: readonly number[], leader: number, sample: readonly number[]): boolean {
-    const passOf = (c: number, i: number) => this.outcomes[c]!.get(i)?.pass;
-    return left.every((c) => {
-      if (c === leader) return true;
-      const t = pairTable(passOf, c, leader, sample);
-      if (t.both + t.onlyA + t.onlyB + t.neither === 0) return false;
-      const [low] = pairedDiffInterval(t.both, t.onlyA, t.onlyB, t.neither);
-      return low > -this.settings.margin;
-    });
   }
 
   private tally(c: number, cases: readonly number[]): Tally {

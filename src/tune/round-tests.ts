@@ -1,3 +1,4 @@
+import { pairedDiffInterval } from '../report/strategy-comparison.js';
 import { mcnemarExact } from '../util/stats.js';
 
 /** One candidate's tally on the cases of a round's sample, as the round's tests need it. */
@@ -97,5 +98,50 @@ export function holm(tests: PairedTest[]): void {
   order.forEach((t, i) => {
     running = Math.max(running, Math.min(1, (order.length - i) * t.p));
     t.pAdjusted = running;
+  });
+}
+
+/**
+ * Survivors that agree on every case of the sample with a cheaper survivor (fewer prompt tokens, then listed first),
+ * each with the one it is set aside for; none before the sample holds `minTie` cases.
+ */
+export function tiedWithCheaper(
+  left: readonly number[],
+  tallies: ReadonlyMap<number, Tally>,
+  passOf: PassOf,
+  sample: readonly number[],
+  minTie: number,
+): [number, number][] {
+  if (sample.length < minTie) return [];
+  const byCost = [...left].sort((a, b) => tallies.get(a)!.tokens - tallies.get(b)!.tokens || a - b);
+  const kept: number[] = [];
+  const out: [number, number][] = [];
+  for (const c of byCost) {
+    const graded = tallies.get(c)!.graded;
+    const twin = kept.find((d) => {
+      const t = pairTable(passOf, c, d, sample);
+      const paired = t.both + t.onlyA + t.onlyB + t.neither;
+      return paired >= minTie && t.onlyA + t.onlyB === 0 && paired === graded && paired === tallies.get(d)!.graded;
+    });
+    if (twin === undefined) kept.push(c);
+    else out.push([c, twin]);
+  }
+  return out;
+}
+
+/** Every survivor at most `margin` below the leader with 95% confidence (Newcombe's paired interval). */
+export function withinMargin(
+  left: readonly number[],
+  leader: number,
+  passOf: PassOf,
+  sample: readonly number[],
+  margin: number,
+): boolean {
+  return left.every((c) => {
+    if (c === leader) return true;
+    const t = pairTable(passOf, c, leader, sample);
+    if (t.both + t.onlyA + t.onlyB + t.neither === 0) return false;
+    const [low] = pairedDiffInterval(t.both, t.onlyA, t.onlyB, t.neither);
+    return low > -margin;
   });
 }
