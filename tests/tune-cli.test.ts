@@ -85,6 +85,10 @@ describe('toolgauge tune (real CLI, offline personas)', () => {
     expect(md).toContain(`**Recommended: ${guesser.recommended!.label}**`);
     expect(md).toMatch(/names-only worse than .* \(\d+ vs \d+ cases, p [\d.]+\)/);
     expect(md).toContain('## Config snippet');
+    const html = readFileSync(join(first, 'tune.html'), 'utf8');
+    expect(html).toContain(`Recommended: <strong>${guesser.recommended!.label}</strong>`);
+    expect(html).toContain('<svg');
+    expect(html).not.toMatch(/<script/i);
     expect(res.stdout).toContain(`sim:guesser: ${guesser.recommended!.label} — `);
     expect(res.stdout).toContain('# config snippet (toolgauge.config.yaml):');
 

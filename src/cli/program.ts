@@ -192,7 +192,7 @@ program
   .option('--margin <share>', 'stop when every strategy left is within this share of the leader (default 0.1)', Number)
   .option('--concurrency <n>', 'cases in flight at once', int('--concurrency'))
   .option('--cassettes <file>', "cassette file every call goes through (default: the tune folder's cassettes.jsonl)")
-  .option('--out <dir>', 'folder for tune.md, tune.json and the cassettes (default reports/tune-<time>)')
+  .option('--out <dir>', 'folder for tune.md, tune.html, tune.json and the cassettes (default reports/tune-<time>)')
   .option('--resume <dir>', 'continue an interrupted tune: calls already made are answered from its cassettes')
   .option('--yes', 'start even when the estimate is past the budget, or a paid model has no budget')
   .option('-q, --quiet', 'no line per round')

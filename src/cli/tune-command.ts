@@ -89,7 +89,7 @@ export async function tuneCommand(flags: TuneFlags): Promise<number> {
     `calls: ${result.calls.spent} (${result.calls.paid} made now, ${result.calls.reused} from the cassettes) against about ${result.calls.grid} for the full grid`,
   );
   if (result.snippet) lines.push('', '# config snippet (toolgauge.config.yaml):', result.snippet.trimEnd());
-  lines.push('', `tune.md and tune.json → ${displayPath(result.out)}`);
+  lines.push('', `tune.md, tune.html and tune.json → ${displayPath(result.out)}`);
   process.stdout.write(`${lines.join('\n')}\n`);
   if (result.interrupted) {
     process.stderr.write(`Tune interrupted. Resume with: toolgauge tune --resume ${displayPath(result.out)}\n`);

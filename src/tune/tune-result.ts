@@ -4,6 +4,7 @@ import { writeFileWhole } from '../util/write-file.js';
 import { configSnippet, type Recommendation } from './config-snippet.js';
 import type { Estimate } from './estimate.js';
 import type { Race, RoundEvidence, Standing, StopReason } from './race.js';
+import { tuneHtml } from './tune-html.js';
 import type { TuneInput } from './tune-input.js';
 import { tuneMarkdown } from './tune-markdown.js';
 import type { TuneSetup } from './tune-setup.js';
@@ -136,8 +137,9 @@ export function tuneResultOf(input: {
   });
 }
 
-/** tune.json and tune.md, each written whole. */
+/** tune.json, tune.md and tune.html, each written whole. */
 export function writeTuneResult(dir: string, result: TuneResult): void {
   writeFileWhole(join(dir, 'tune.json'), `${JSON.stringify(result, null, 2)}\n`);
   writeFileWhole(join(dir, 'tune.md'), tuneMarkdown(result));
+  writeFileWhole(join(dir, 'tune.html'), tuneHtml(result));
 }

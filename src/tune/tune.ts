@@ -46,7 +46,7 @@ export interface TuneOptions extends TuneSettings {
  * `toolgauge tune` as a library call: races the space's candidate strategies for each provider on the suites' cases
  * and recommends one per provider, with the evidence. Every model call goes through a cassette (replay or record), so
  * a resumed or repeated tune, and a later `eval --replay-or-record --cassettes` of the winner with the same seed, pay
- * for no reply twice. Writes tune-input.json, cassettes.jsonl, tune.json and tune.md into the folder.
+ * for no reply twice. Writes tune-input.json, cassettes.jsonl, tune.json, tune.md and tune.html into the folder.
  */
 export async function tune(options: TuneOptions = {}): Promise<TuneResult> {
   const cwd = options.cwd ?? process.cwd();
