@@ -202,7 +202,10 @@ describe('toolgauge tune interrupted and resumed (real openai SDK against the wi
       expect(stopped.stderr).toContain(`Tune interrupted. Resume with: toolgauge tune --resume`);
       const boughtBefore = cassetteLines(cassettes).length;
       expect(mock.requests.length).toBe(boughtBefore);
-      expect(readResult(out).interrupted).toBe(true);
+      const cut = readResult(out);
+      expect(cut.interrupted).toBe(true);
+      // the calls of the cases that finished, the round cut short included, are all counted, and all were bought
+      expect(cut.calls).toMatchObject({ spent: boughtBefore, paid: boughtBefore, reused: 0 });
 
       const resumed = await runCli(['tune', '--resume', out, ...args, '-q']);
       expect(resumed.code, resumed.stderr).toBe(0);

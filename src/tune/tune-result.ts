@@ -50,7 +50,10 @@ export interface TuneResult {
   interrupted: boolean;
   budget: { calls?: number; tokens?: number; spent: boolean };
   estimate: Estimate;
-  /** Calls the race needed: paid now (new in the cassette) or answered from it. */
+  /**
+   * Calls the race needed (its finished cases'), and of them those paid now (new in the cassette) and those answered
+   * from it. Cases aborted in flight by a second Ctrl-C may have paid calls no finished case counts.
+   */
   calls: { spent: number; paid: number; reused: number; grid: number };
   tokens: number;
   providers: ProviderTune[];
@@ -130,7 +133,7 @@ export function tuneResultOf(input: {
       spent: input.budgetSpent,
     },
     estimate,
-    calls: { spent: input.spent.calls, paid: input.paid, reused: input.spent.calls - input.paid, grid },
+    calls: { spent: input.spent.calls, paid: input.paid, reused: Math.max(0, input.spent.calls - input.paid), grid },
     tokens: input.spent.tokens,
     providers,
     snippet: configSnippet(recommendations, input.input.seed),

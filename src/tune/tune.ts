@@ -131,6 +131,13 @@ export async function tune(options: TuneOptions = {}): Promise<TuneResult> {
         signal: options.signal ?? new AbortController().signal,
         ...(options.stop ? { stop: options.stop } : {}),
       });
+      // the calls of every finished case count, those of a round cut short too (they are in the cassette)
+      for (const r of records.flat()) {
+        if (!r) continue;
+        const o = outcomeOf(r, input.grader);
+        spent.calls += o.calls;
+        spent.tokens += o.tokens;
+      }
       if (records.some((list) => list.some((r) => r === undefined))) {
         interrupted = true;
         break;
@@ -139,10 +146,7 @@ export async function tune(options: TuneOptions = {}): Promise<TuneResult> {
       records.forEach((list, k) => {
         const { race, candidate, cases } = where[k]!;
         list.forEach((r, j) => {
-          const o = outcomeOf(r!, input.grader);
-          race.record(candidate, cases[j]!, o);
-          spent.calls += o.calls;
-          spent.tokens += o.tokens;
+          race.record(candidate, cases[j]!, outcomeOf(r!, input.grader));
         });
       });
       rounds.forEach(({ race, next }, p) => {
