@@ -137,6 +137,10 @@ describe('toolgauge tune (real CLI, offline personas)', () => {
       /tune refused: the race is estimated at \d+ calls .* over --budget-calls 20; raise the budget, or pass --yes/,
     );
     expect(existsSync(refusedDir)).toBe(false);
+    const tokens = await runCli(tuneArgs(refusedDir, '--budget-tokens', '1000'));
+    expect(tokens.code).toBe(2);
+    expect(tokens.stderr).toMatch(/tune refused: .* over --budget-tokens 1000/);
+    expect(existsSync(refusedDir)).toBe(false);
 
     // --yes starts it all the same, and the race stops before a round that would pass the budget
     const capped = join(work, 'capped');
