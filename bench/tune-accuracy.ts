@@ -109,6 +109,8 @@ function judge(cells: Map<string, GridCell>, chosen: string) {
   const ok = chosen === bestLabel || !mine || mine.adjusted >= ALPHA || mine.worse <= mine.better;
   return {
     ok,
+    /** The grid itself tells some strategy apart from the best: a race whose answer was not a given. */
+    separates: tests.some((t) => t.adjusted < ALPHA && t.worse > t.better),
     best: bestLabel,
     bestRate: rateOf(best),
     rate: rateOf(cells.get(chosen)!),
@@ -126,10 +128,23 @@ interface GraderFigures {
   seedsMet: number;
   shares: number[];
   misses: string[];
+  /** Persona × seed races where the grid finds some strategy significantly worse than its best, and of them the hits. */
+  separating: number;
+  separatingHits: number;
 }
 
 async function raceFor(grader: string): Promise<GraderFigures> {
-  const f: GraderFigures = { grader, rows: [], hits: 0, judged: 0, seedsMet: 0, shares: [], misses: [] };
+  const f: GraderFigures = {
+    grader,
+    rows: [],
+    hits: 0,
+    judged: 0,
+    seedsMet: 0,
+    shares: [],
+    misses: [],
+    separating: 0,
+    separatingHits: 0,
+  };
   for (let seed = 1; seed <= SEEDS; seed++) {
     const dir = mkdtempSync(join(tmpdir(), 'tg-tune-bench-'));
     try {
@@ -157,6 +172,10 @@ async function raceFor(grader: string): Promise<GraderFigures> {
         if (!chosen) continue;
         const verdict = judge(grid.get(p.provider)!, chosen);
         f.judged++;
+        if (verdict.separates) {
+          f.separating++;
+          if (verdict.ok) f.separatingHits++;
+        }
         if (verdict.ok) {
           f.hits++;
           seedHits++;
@@ -198,6 +217,7 @@ async function main() {
     ...figures.flatMap((f) => [
       `| ${f.grader}: seeds where every persona's recommendation holds against the grid | ${f.seedsMet} of ${SEEDS} | ≥ 9 of 10 | ${f.seedsMet >= Math.ceil(SEEDS * 0.9) ? 'yes' : '**no**'} |`,
       `| ${f.grader}: recommendations that hold, over all personas and seeds | ${f.hits} of ${f.judged} | report | — |`,
+      `| ${f.grader}: of them, races where the grid itself finds some strategy significantly worse than its best | ${f.separatingHits} of ${f.separating} hold | report | — |`,
       `| ${f.grader}: the race's model calls against the full grid's, mean (largest) | ${pct(mean(f.shares))} (${pct(Math.max(...f.shares))}) | ≤ 40% | ${Math.max(...f.shares) <= 0.4 ? 'yes' : '**no**'} |`,
     ]),
     '',
