@@ -190,6 +190,11 @@ program
   .option('--budget-tokens <n>', 'most tokens the race may spend', int('--budget-tokens'))
   .option('--seed <n>', 'seed of the case sample and of simulated providers', int('--seed'))
   .option('--margin <share>', 'stop when every strategy left is within this share of the leader (default 0.1)', Number)
+  .option(
+    '--tie-after <n>',
+    'from this many cases on, set aside a strategy tied on every case with a cheaper one (default 15; 0: never)',
+    int('--tie-after'),
+  )
   .option('--concurrency <n>', 'cases in flight at once', int('--concurrency'))
   .option('--cassettes <file>', "cassette file every call goes through (default: the tune folder's cassettes.jsonl)")
   .option('--out <dir>', 'folder for tune.md, tune.html, tune.json and the cassettes (default reports/tune-<time>)')

@@ -18,6 +18,7 @@ export interface TuneFlags {
   budgetTokens?: number;
   seed?: number;
   margin?: number;
+  tieAfter?: number;
   concurrency?: number;
   cassettes?: string;
   out?: string;
@@ -59,6 +60,7 @@ export async function tuneCommand(flags: TuneFlags): Promise<number> {
     ...(flags.budgetTokens !== undefined ? { budgetTokens: flags.budgetTokens } : {}),
     ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
     ...(flags.margin !== undefined ? { margin: flags.margin } : {}),
+    ...(flags.tieAfter !== undefined ? { tieAfter: flags.tieAfter } : {}),
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(flags.cassettes ? { cassettes: flags.cassettes } : {}),
     ...(flags.out ? { out: flags.out } : {}),

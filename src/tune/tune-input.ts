@@ -32,6 +32,8 @@ export const TuneInputSchema = z
     alpha: z.number().gt(0).lt(1),
     margin: z.number().gt(0).lt(1),
     firstRound: z.number().int().min(1),
+    /** Cases from which a candidate tied with a cheaper one on every case is set aside; 0: never (absent: 15). */
+    tieAfter: z.number().int().min(0).optional(),
     concurrency: z.number().int().min(1).max(1024),
     maxTurns: z.number().int().min(1).max(50),
     /** The cassette file every model call goes through (absolute), when not the tune folder's own. */
@@ -56,6 +58,8 @@ export interface TuneSettings {
   alpha?: number;
   margin?: number;
   firstRound?: number;
+  /** From this many cases on, a candidate tied with a cheaper one on every case is set aside (default 15; 0: never). */
+  tieAfter?: number;
   concurrency?: number;
   maxTurns?: number;
   /** A cassette file to share (e.g. with a later eval, or another tune): default the tune folder's cassettes.jsonl. */
@@ -78,6 +82,7 @@ export function newTuneInput(s: TuneSettings, cwd: string): TuneInput {
     alpha: s.alpha ?? RACE_DEFAULTS.alpha,
     margin: s.margin ?? RACE_DEFAULTS.margin,
     firstRound: s.firstRound ?? RACE_DEFAULTS.firstRound,
+    ...(s.tieAfter !== undefined ? { tieAfter: s.tieAfter } : {}),
     concurrency: s.concurrency ?? 4,
     maxTurns: s.maxTurns ?? 6,
     ...(s.budgetCalls !== undefined ? { budgetCalls: s.budgetCalls } : {}),

@@ -16,8 +16,24 @@ describe('tune() in the library', () => {
     expect(guesser?.stopReason).not.toBe('interrupted');
     expect(guesser?.recommended?.label).not.toBe('names-only');
     expect(result.calls.spent).toBeLessThanOrEqual(result.calls.grid);
-    for (const file of ['tune.md', 'tune.json', 'tune-input.json', 'cassettes.jsonl']) {
+    for (const file of ['tune.md', 'tune.json', 'tune-input.json', 'cassettes.jsonl', 'tune.html']) {
       expect(existsSync(join(out, file))).toBe(true);
     }
+    // full-details and native-functions measure alike for the guesser: the dearer one is set aside on the tie
+    const reasons = (r: typeof result) => r.providers[0]!.rounds.flatMap((x) => x.eliminated.map((e) => e.reason));
+    expect(reasons(result)).toContain('tied');
+    // tieAfter 0: no candidate is set aside on agreement alone, and the race needs more calls
+    const strict = await tune({
+      suites: ['economist'],
+      providers: ['sim:guesser'],
+      space,
+      seed: 4,
+      out: join(dir, 'strict'),
+      cwd: dir,
+      tieAfter: 0,
+      cassettes: join(out, 'cassettes.jsonl'),
+    });
+    expect(reasons(strict)).not.toContain('tied');
+    expect(strict.calls.spent).toBeGreaterThan(result.calls.spent);
   }, 60_000);
 });

@@ -178,7 +178,16 @@ export async function tune(options: TuneOptions = {}): Promise<TuneResult> {
 }
 
 function pick(input: TuneInput): Partial<RaceSettings> {
-  return { alpha: input.alpha, margin: input.margin, firstRound: input.firstRound, objective: input.objective };
+  return {
+    alpha: input.alpha,
+    margin: input.margin,
+    firstRound: input.firstRound,
+    objective: input.objective,
+    // 0 turns the tie rule off: no sample is ever that large
+    ...(input.tieAfter !== undefined
+      ? { minTie: input.tieAfter === 0 ? Number.POSITIVE_INFINITY : input.tieAfter }
+      : {}),
+  };
 }
 
 /** How a case record counts in the race: pass or fail by the grader (null when ungraded or errored), its cost. */
