@@ -41,6 +41,7 @@ const TRANSPORT_OPTIONS = new Set([
   'retryMaxMs',
   'latencyMs',
   'transport',
+  'maxResponseMb',
 ]);
 
 export function modelOptions(options: Record<string, unknown>): Record<string, unknown> {
