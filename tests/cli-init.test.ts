@@ -30,6 +30,11 @@ function toolErrors(text: string): { errors: number; calls: number } {
   return { errors: Number(m[1]), calls: Number(m[2]) };
 }
 
+/** The tool errors init's closing lines quote (`  tool: message`, before "(edit the arguments"). */
+function quotedToolErrors(stdout: string): string[] {
+  return /\n((?: {2}[\w-]+: [^\n]*\n)+) {2}\(edit the arguments/.exec(stdout)?.[1]?.trimEnd().split('\n') ?? [];
+}
+
 async function startHttpExcel(): Promise<string> {
   httpServer = await serveMcpHttp('excel');
   return httpServer.url;
@@ -71,12 +76,16 @@ async function initAndEval(args: string[], name: string, tools: number) {
   const diff = await runCli(['schemas', 'diff', '-c', join(dir, 'toolgauge.config.yaml')], elsewhere);
   expect(diff.stdout).toContain(`${name}: schema cache matches the live servers (${tools} tools)`);
   expect(diff.code).toBe(0);
-  return { dir, text };
+  return { dir, text, stdout: res.stdout };
 }
 
 describe('toolgauge init', () => {
   it('writes a starter for the bundled excel server started over stdio by `serve mcp excel`', async () => {
-    const { text } = await initAndEval(['--server', `${CLI} serve mcp excel`], 'excel', 25);
+    const { text, stdout } = await initAndEval(['--server', `${CLI} serve mcp excel`], 'excel', 25);
+    // three different tool errors quoted (was: one example call's error once per renderer)
+    const quoted = quotedToolErrors(stdout);
+    expect(quoted, stdout).toHaveLength(3);
+    expect(new Set(quoted).size, stdout).toBe(3);
     // required parameters filled from the schema, marked for a person to write
     expect(text).toMatch(/- tool: read_data_from_excel\n\s+args: +# TODO/);
     expect(text).toContain('filepath: [');
