@@ -16,7 +16,7 @@ async function closedPort(): Promise<number> {
 }
 
 describe('a model server that is not there (real CLI, real SDK clients)', () => {
-  it("each case's error names the socket's reason and the address, for every SDK", async () => {
+  it("each case's error names the socket's reason and the address, for every SDK; -q prints why", async () => {
     const port = await closedPort();
     const url = `http://127.0.0.1:${port}`;
     const common = { maxRetries: 0, timeoutMs: 20_000 };
@@ -42,5 +42,9 @@ describe('a model server that is not there (real CLI, real SDK clients)', () => 
       expect(c.error?.message, c.provider).toContain(refused);
     }
     expect(readFileSync(join(runDir, 'summary.md'), 'utf8')).toContain(refused);
+    // -q's brief summary says why too (was: only how many), each different error once: one per provider
+    const quoted = res.stdout.split('\n').filter((l) => l.startsWith('- ') && l.includes(refused));
+    expect(quoted, res.stdout).toHaveLength(3);
+    expect(res.stdout).toContain('## Infrastructure errors (9; the first different ones, all in summary.md)');
   });
 });
