@@ -11,6 +11,13 @@ import type { ToolSearchRuntime } from '../presentation/tool-search.js';
 import { feedbackMessages } from './feedback.js';
 import { routeCall } from './route-call.js';
 
+/**
+ * The most calls of one reply executed against the servers: a model that answers with thousands of calls (a runaway or
+ * hostile one; a reply of a few MB can hold 100,000) would otherwise run every one, each result kept in the run log
+ * and sent back. The calls past it are answered as not executed, and graded as the model made them.
+ */
+export const MAX_EXECUTED_CALLS = 128;
+
 export interface LoopLimits {
   maxTurns: number;
   turnMs: number;
@@ -178,15 +185,19 @@ async function executeCalls(
   const max = request.maxCallsPerTurn ?? Number.POSITIVE_INFINITY;
   for (const [i, { call, id, name }] of work.entries()) {
     const started = performance.now();
-    if (i >= max) {
+    if (i >= max || i >= MAX_EXECUTED_CALLS) {
       // a Cline-style agent runs the first tool of a message and tells the model the others did not run
+      const why =
+        i >= max
+          ? 'use one tool per message, and call it again in your next message'
+          : `this message holds ${work.length} tool calls, more than the ${MAX_EXECUTED_CALLS} run from one message`;
       out.push({
         callId: id,
         name,
         server: '',
         tool: name,
         args: call?.args,
-        result: `${name} was not executed: use one tool per message, and call it again in your next message.`,
+        result: `${name} was not executed: ${why}.`,
         isError: true,
         durationMs: 0,
       });
