@@ -223,6 +223,20 @@ describe('server pool with a misbehaving stdio server (real CLI, real processes)
     expect(processesWith(marker)).toEqual([]);
   });
 
+  it('a tool whose input schema nests thousands deep is a SERVER_BAD_RESPONSE naming the tool, not a stack overflow', async () => {
+    const marker = `tg-faulty-${randomUUID()}`;
+    const run = writeFaultyRun(marker, { FAULTY_DEEP_SCHEMA: '2000' }, call('c1', 'whoami'), 20_000);
+    // native-functions walks each schema to normalize it: it ran out of stack (INTERNAL) on this one
+    writeFileSync(run.config, readFileSync(run.config, 'utf8').replace('[full-details]', '[native-functions]'));
+    const res = await runCli(['eval', '-c', run.config, '-q']);
+    expect(runRecords(res.stderr).cases.get('c1')?.error).toEqual({
+      code: 'SERVER_BAD_RESPONSE',
+      message:
+        "MCP server 'faulty' lists the tool 'deep' with an input schema nested deeper than 127 levels, past what toolgauge reads: the listing was stopped",
+    });
+    expect(processesWith(marker)).toEqual([]);
+  });
+
   it('a server slower to start than any tool call is waited for up to timeouts.serverStartMs, not toolMs', async () => {
     const marker = `tg-faulty-${randomUUID()}`;
     // Starts in 1.5 s; tool calls are bounded at 0.5 s. Before serverStartMs, the start was bounded by toolMs and every

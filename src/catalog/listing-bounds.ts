@@ -1,4 +1,6 @@
 import { ToolgaugeError } from '../errors.js';
+import { depthExceeds, MAX_JSON_DEPTH } from '../util/json-depth.js';
+import { printable } from '../util/printable.js';
 
 /** The most tools one server may list: far above any real catalog, low enough that a listing cannot take the memory. */
 export const MAX_LISTED_TOOLS = 10_000;
@@ -29,4 +31,21 @@ export function listingBounds(server: string): { next(cursor: string | undefined
       cursors.add(cursor);
     },
   };
+}
+
+/**
+ * Refuses a listed tool whose input schema (or annotations) nests deeper than MAX_JSON_DEPTH, as a config or suite
+ * file that does is refused: the renderers, the schema checks and the run log walk schemas, and a schema nested
+ * thousands deep ran them out of stack (an INTERNAL error in every case). No real schema comes near it.
+ */
+export function checkToolDepth(
+  server: string,
+  tool: { name: string; inputSchema: unknown; annotations?: unknown },
+): void {
+  if (!depthExceeds({ inputSchema: tool.inputSchema, annotations: tool.annotations }, MAX_JSON_DEPTH)) return;
+  throw new ToolgaugeError(
+    'SERVER_BAD_RESPONSE',
+    `MCP server '${server}' lists the tool '${printable(tool.name.slice(0, 100))}' with an input schema nested deeper than ${MAX_JSON_DEPTH - 1} levels, past what toolgauge reads: the listing was stopped`,
+    { server, tool: 'tools/list' },
+  );
 }

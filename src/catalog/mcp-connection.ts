@@ -11,7 +11,7 @@ import type { ToolDef } from '../contracts/tool.js';
 import { errorMessage, ToolgaugeError } from '../errors.js';
 import { printable } from '../util/printable.js';
 import { cappedFetch } from './capped-fetch.js';
-import { listingBounds } from './listing-bounds.js';
+import { checkToolDepth, listingBounds } from './listing-bounds.js';
 import { type Cancellation, withRequestSignal } from './request-signal.js';
 import { MAX_MESSAGE_BYTES, ServerProcessTransport } from './server-process-transport.js';
 
@@ -193,6 +193,7 @@ export async function connectServer(
           const request = bounded(list.timeoutMs, list.cancel, (o) => client.listTools(params, o));
           const page = inProcess ? await request : await announcingSlow(request, name, 'tools/list', list);
           for (const t of page.tools) {
+            checkToolDepth(name, t);
             tools.push({
               name: t.name,
               ...(t.title ? { title: t.title } : {}),
