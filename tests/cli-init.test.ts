@@ -1,4 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -208,5 +210,23 @@ describe('toolgauge init', () => {
     const none = await runCli(['init'], dir);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('exactly one of --server');
+    // a URL where a web server answers with a long HTML error page: one line with the status, not the page
+    const page = `<!DOCTYPE html>\n<html>\n<body>\n${'<p>Not an MCP server.</p>\n'.repeat(4000)}</body>\n</html>\n`;
+    const web = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end(page));
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(web.address() as AddressInfo).port}/mcp`;
+      const html = await runCli(['init', '--url', url, '--no-eval'], tempDir('tg-init-'));
+      expect(html.code).toBe(2);
+      const lines = html.stderr.split('\n').filter((l) => l.trim());
+      expect(lines, html.stderr.slice(0, 500)).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^toolgauge: MCP server '\S+' failed to start: HTTP 404: Streamable HTTP error: .*<!DOCTYPE html> <html>/,
+      );
+      expect(lines[0]?.length).toBeLessThan(500);
+    } finally {
+      web.closeAllConnections();
+      await new Promise<void>((resolve) => web.close(() => resolve()));
+    }
   }, 60_000);
 });

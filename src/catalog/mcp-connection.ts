@@ -14,6 +14,7 @@ import { cappedFetch } from './capped-fetch.js';
 import { checkToolDepth, listingBounds } from './listing-bounds.js';
 import { type Cancellation, withRequestSignal } from './request-signal.js';
 import { MAX_MESSAGE_BYTES, ServerProcessTransport } from './server-process-transport.js';
+import { serverWords } from './server-words.js';
 
 export interface ToolCallOutcome {
   text: string;
@@ -175,7 +176,7 @@ export async function connectServer(
     const known = failure(e, 'initialize', bounds.timeoutMs, bounds.setting, bounds.cancel);
     if (known) throw known;
     const tail = stderrTail.trim() ? ` — server stderr: ${stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
-    throw new ToolgaugeError('SERVER_START', `MCP server '${name}' failed to start: ${errorMessage(e)}${tail}`, {
+    throw new ToolgaugeError('SERVER_START', `MCP server '${name}' failed to start: ${serverWords(e)}${tail}`, {
       server: name,
     });
   }
@@ -213,7 +214,7 @@ export async function connectServer(
         }
         throw (
           failure(e, 'tools/list', list.timeoutMs, list.setting, list.cancel) ??
-          new ToolgaugeError('SERVER_CRASH', `MCP server '${name}' failed during tools/list: ${errorMessage(e)}`, {
+          new ToolgaugeError('SERVER_CRASH', `MCP server '${name}' failed during tools/list: ${serverWords(e)}`, {
             server: name,
           })
         );
@@ -237,7 +238,7 @@ export async function connectServer(
         if (/MCP error -326(02|01)/.test(message) && !cancel?.signal.aborted) return { text: message, isError: true };
         throw (
           failure(e, tool, timeoutMs, undefined, cancel) ??
-          new ToolgaugeError('SERVER_CRASH', `MCP server '${name}' failed during ${tool}: ${message}`, {
+          new ToolgaugeError('SERVER_CRASH', `MCP server '${name}' failed during ${tool}: ${serverWords(e)}`, {
             server: name,
             tool,
           })
@@ -260,7 +261,7 @@ export async function connectServer(
           return { error: `MCP server '${name}' has no state view (${STATE_VIEW_URI}): ${errorMessage(e)}` };
         throw (
           failure(e, `resources/read ${STATE_VIEW_URI}`, timeoutMs, 'timeouts.toolMs', cancel) ??
-          new ToolgaugeError('SERVER_CRASH', `MCP server '${name}' failed reading its state view: ${errorMessage(e)}`, {
+          new ToolgaugeError('SERVER_CRASH', `MCP server '${name}' failed reading its state view: ${serverWords(e)}`, {
             server: name,
           })
         );
