@@ -9,6 +9,7 @@ import { acceptedCalls, parseResponse } from '../parse/index.js';
 import { parseTools } from '../parse/parse-tools.js';
 import type { ToolSearchRuntime } from '../presentation/tool-search.js';
 import { feedbackMessages } from './feedback.js';
+import { reportedUsage } from './reported-usage.js';
 import { routeCall } from './route-call.js';
 
 /**
@@ -122,11 +123,13 @@ export async function answerMessage(parts: LoopParts, turns: Turn[], todo: Messa
     };
     let response: Awaited<ReturnType<Provider['generate']>>;
     try {
-      response = await withTimeout(
-        (signal) => provider.generate(request, signal),
-        limits.turnMs,
-        abort,
-        `${provider.id} did not answer turn ${index + 1}`,
+      response = reportedUsage(
+        await withTimeout(
+          (signal) => provider.generate(request, signal),
+          limits.turnMs,
+          abort,
+          `${provider.id} did not answer turn ${index + 1}`,
+        ),
       );
     } catch (e) {
       // A turn timeout aborts the case too, but ends it as an error like any provider failure.
