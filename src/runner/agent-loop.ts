@@ -9,6 +9,7 @@ import { acceptedCalls, parseResponse } from '../parse/index.js';
 import { parseTools } from '../parse/parse-tools.js';
 import type { ToolSearchRuntime } from '../presentation/tool-search.js';
 import { feedbackMessages } from './feedback.js';
+import { checkReplyShape } from './reply-shape.js';
 import { reportedUsage } from './reported-usage.js';
 import { routeCall } from './route-call.js';
 
@@ -123,14 +124,13 @@ export async function answerMessage(parts: LoopParts, turns: Turn[], todo: Messa
     };
     let response: Awaited<ReturnType<Provider['generate']>>;
     try {
-      response = reportedUsage(
-        await withTimeout(
-          (signal) => provider.generate(request, signal),
-          limits.turnMs,
-          abort,
-          `${provider.id} did not answer turn ${index + 1}`,
-        ),
+      const reply = await withTimeout(
+        (signal) => provider.generate(request, signal),
+        limits.turnMs,
+        abort,
+        `${provider.id} did not answer turn ${index + 1}`,
       );
+      response = reportedUsage(checkReplyShape(provider.id, reply));
     } catch (e) {
       // A turn timeout aborts the case too, but ends it as an error like any provider failure.
       const timedOut = e instanceof ToolgaugeError && e.code === 'PROVIDER_TIMEOUT';
