@@ -27,13 +27,21 @@ describe('a model server that is not there (real CLI, real SDK clients)', () => 
         { id: 'openai-compatible:m', options: { ...common, baseURL: `${url}/v1` } },
         { id: 'anthropic:m', options: { ...common, baseURL: url } },
         { id: 'ollama:m', options: { ...common, baseURL: url, transport: 'node-http' } },
+        // a port fetch refuses to dial (the fetch standard's blocked ports)
+        { id: 'openai-compatible:m', label: 'blocked', options: { ...common, baseURL: 'http://127.0.0.1:6000/v1' } },
       ],
       gate: { maxInfraErrorRate: 0 },
     });
     const res = await runCliWithEnv(['eval', '-c', file, '-q'], { ANTHROPIC_API_KEY: 'sk-ant-test-000000' });
     expect(res.code, res.stderr).toBe(3);
     const runDir = runDirFrom(res.stderr);
-    const cases = readRecords(join(runDir, 'run.jsonl')).filter((r): r is CaseRecord => r.type === 'case');
+    const all = readRecords(join(runDir, 'run.jsonl')).filter((r): r is CaseRecord => r.type === 'case');
+    expect(all).toHaveLength(12);
+    for (const c of all.filter((x) => x.provider === 'blocked')) {
+      expect(c.error?.message).toContain("(fetch failed: bad port: Node's fetch refuses this port");
+      expect(c.error?.message).toContain('transport: node-http');
+    }
+    const cases = all.filter((c) => c.provider !== 'blocked');
     expect(cases).toHaveLength(9);
     const refused = `ECONNREFUSED 127.0.0.1:${port}`;
     for (const c of cases) {
@@ -42,9 +50,11 @@ describe('a model server that is not there (real CLI, real SDK clients)', () => 
       expect(c.error?.message, c.provider).toContain(refused);
     }
     expect(readFileSync(join(runDir, 'summary.md'), 'utf8')).toContain(refused);
-    // -q's brief summary says why too (was: only how many), each different error once: one per provider
-    const quoted = res.stdout.split('\n').filter((l) => l.startsWith('- ') && l.includes(refused));
+    // -q's brief summary says why too (was: only how many): the first three different errors
+    const quoted = res.stdout.split('\n').filter((l) => l.startsWith('- '));
     expect(quoted, res.stdout).toHaveLength(3);
-    expect(res.stdout).toContain('## Infrastructure errors (9; the first different ones, all in summary.md)');
+    expect(new Set(quoted).size).toBe(3);
+    expect(quoted.filter((l) => l.includes(refused)).length, res.stdout).toBeGreaterThan(0);
+    expect(res.stdout).toContain('## Infrastructure errors (12; the first different ones, all in summary.md)');
   });
 });

@@ -46,6 +46,9 @@ export function providerError(providerId: string, facts: ErrorFacts, cause?: unk
   );
 }
 
+const BLOCKED_PORT =
+  "Node's fetch refuses this port (the fetch standard blocks it); serve the model on another port, or set the provider option transport: node-http";
+
 /** An error's own words: an AggregateError (every address of a host refused) has none, its first error has them. */
 function ownMessage(error: Error): string {
   if (error.message) return error.message;
@@ -63,7 +66,9 @@ function messageOf(error: unknown): string {
   const causes: string[] = [];
   let cause = error.cause;
   for (let depth = 0; depth < 5 && cause instanceof Error; depth++) {
-    const text = ownMessage(cause);
+    const own = ownMessage(cause);
+    // undici's words for a port on the fetch standard's blocked list (6000, 6665-6669, 10080…): say what to do
+    const text = own === 'bad port' ? `bad port: ${BLOCKED_PORT}` : own;
     if (!causes.includes(text)) causes.push(text);
     cause = cause.cause;
   }
