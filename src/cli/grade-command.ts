@@ -2,6 +2,7 @@ import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { gitCommit, newRunId } from '../api/run-meta.js';
 import { resolveSuitePath } from '../config/load-config.js';
 import { loadSuite } from '../config/load-suite.js';
 import { ToolgaugeError } from '../errors.js';
@@ -18,7 +19,6 @@ import { parseShard } from '../util/shard.js';
 import { abortOnInterrupt } from './interrupt.js';
 import { printFinished } from './print-finished.js';
 import { Progress } from './progress.js';
-import { gitCommit, newRunId } from './run-meta.js';
 
 export interface GradeFlags {
   suite: string;

@@ -1,4 +1,5 @@
 import { basename, dirname, resolve } from 'node:path';
+import { newRunId } from '../api/run-meta.js';
 import { finishRun, gateOfRun } from '../gate/finish-run.js';
 import { mergeRuns } from '../offline/merge-runs.js';
 import { displayPath } from '../util/display-path.js';
@@ -6,7 +7,6 @@ import { prepareOutputFolder } from '../util/output-folder.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { visibleInline } from '../util/visible-text.js';
 import { printFinished } from './print-finished.js';
-import { newRunId } from './run-meta.js';
 
 /** Flags of `toolgauge merge`. */
 export interface MergeFlags {

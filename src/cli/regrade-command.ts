@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { newRunId } from '../api/run-meta.js';
 import { finishRun, gateOfRun } from '../gate/finish-run.js';
 import { regradeRun } from '../offline/regrade-run.js';
 import { runLogOf } from '../run-log/run-folder.js';
@@ -8,7 +9,6 @@ import { prepareOutputFolder } from '../util/output-folder.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { visibleInline } from '../util/visible-text.js';
 import { printFinished } from './print-finished.js';
-import { newRunId } from './run-meta.js';
 
 export interface RegradeFlags {
   out?: string;

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { EvaluateResult } from '../api/evaluate-types.js';
 import { EXIT_INTERRUPTED } from '../errors.js';
 import { CassetteStore } from '../replay/cassette-store.js';
 import { CASSETTE_FILE } from '../replay/cassettes.js';
@@ -9,7 +10,7 @@ import { runKeys } from '../replay/failing-keys.js';
 import { readHeader } from '../run-log/reader.js';
 import { runLogOf } from '../run-log/run-folder.js';
 import type { RunHeader } from '../run-log/schema.js';
-import { type EvalFlags, type EvalOutcome, runEvalCommand } from './eval-command.js';
+import { type EvalFlags, runEvalCommand } from './eval-command.js';
 
 export interface ReplayFlags {
   /** Only the cases that failed a grader or hit an error. */
@@ -63,7 +64,7 @@ async function replayRun(
   header: RunHeader,
   flags: ReplayFlags,
   common: EvalFlags,
-): Promise<EvalOutcome> {
+): Promise<EvaluateResult> {
   if (flags.live) return runEvalCommand({ ...common, record: true });
   const recorded = join(resolve(runDir), CASSETTE_FILE);
   if (existsSync(recorded)) return runEvalCommand({ ...common, replay: true, cassettes: recorded });
