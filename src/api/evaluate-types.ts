@@ -1,10 +1,10 @@
 import type { ConfigOverrides } from '../config/load-config.js';
 import type { Reporter } from '../contracts/reporter.js';
-import type { CaseRecord, GateCheck, RunHeader } from '../contracts/run-log.js';
+import type { CaseRecord, RunHeader } from '../contracts/run-log.js';
 import type { CassetteFlags } from '../replay/cassettes.js';
-import type { CompareResult } from '../report/compare.js';
-import type { RunAggregate } from '../run-log/aggregate.js';
 import type { ConfigObject } from './config-input.js';
+import type { RunResult } from './run-result.js';
+import type { RunVerdict } from './run-verdict.js';
 
 /**
  * What to run: the config (a file's path or an object) and what the eval command's flags override, one field per flag.
@@ -81,37 +81,11 @@ export interface EvaluateControl {
   onNote?(line: string): void;
 }
 
-/** The gate's verdict on the run. */
-export interface EvaluateVerdict {
-  /** 0 passed, 1 a threshold failed or a cell regressed, 3 infrastructure errors beyond the limit, 130 interrupted. */
-  exitCode: number;
-  /** Whether the gate was judged (not when the run was interrupted). */
-  judged: boolean;
-  /** The gate's lines, as the CLI prints them on stderr (none when not judged). */
-  lines: string[];
-  /** Every check made, passed or failed (junit.xml's gate suite). */
-  checks: GateCheck[];
-}
+/** The gate's verdict on the run (the same for every run the library makes). */
+export type EvaluateVerdict = RunVerdict;
 
-/** What a finished (or interrupted) run returns. */
-export interface EvaluateResult {
-  runId: string;
-  /** Absolute path of the run folder, and of its run log. */
-  runDir: string;
-  runLog: string;
-  header: RunHeader;
-  /** The run stopped before every planned case finished (signal, abortSignal): resume it with `{ resume: runDir }`. */
-  interrupted: boolean;
+/** What a finished (or interrupted) eval returns: the run, and how many cases it had to run. */
+export interface EvaluateResult extends RunResult {
   /** How many cases the run had to run. */
   planned: number;
-  /** The tallies of every record the run log holds (the numbers behind every report). */
-  aggregate: RunAggregate;
-  /** The text of summary.md, and its first part (what `eval -q` prints). */
-  summary: string;
-  brief: string;
-  /** The comparison with the baseline; null: no baseline file; undefined: not compared. */
-  comparison?: CompareResult | null;
-  verdict: EvaluateVerdict;
-  /** The same as verdict.exitCode: what `toolgauge eval` exits with. */
-  exitCode: number;
 }

@@ -18,12 +18,14 @@ import { checkListedExpectations } from '../runner/preflight.js';
 import { runEval } from '../runner/run-eval.js';
 import { displayPath } from '../util/display-path.js';
 import { makeFolder, prepareOutputFolder } from '../util/output-folder.js';
+import { redactSecrets } from '../util/redact.js';
 import { lockRunDir } from '../util/run-lock.js';
 import { parseShard } from '../util/shard.js';
 import { loadConfigInput } from './config-input.js';
 import type { EvaluateControl, EvaluateOptions, EvaluateResult } from './evaluate-types.js';
 import { newRunId } from './run-meta.js';
 import { caseSettingsOf, checkRanges, planned, readResume, runHeaderOf } from './run-plan.js';
+import { runResultOf } from './run-result.js';
 
 export type * from './evaluate-types.js';
 
@@ -198,25 +200,8 @@ async function evaluateLocked(
     configDir: loaded.dir,
     reports: sink,
   });
-  return {
-    runId,
-    runDir,
-    runLog: outcome.runLog,
-    header,
-    interrupted: outcome.interrupted,
-    planned: total,
-    aggregate: outcome.aggregate,
-    summary: finished.summary,
-    brief: finished.brief,
-    ...(finished.comparison !== undefined ? { comparison: finished.comparison } : {}),
-    verdict: {
-      exitCode: finished.exitCode,
-      judged: finished.verdict !== undefined,
-      lines: finished.lines,
-      checks: finished.verdict?.checks ?? [],
-    },
-    exitCode: finished.exitCode,
-  };
+  // the header as the run log holds it: credentials redacted
+  return { ...runResultOf({ runDir, header: redactSecrets(header), ...outcome }, finished), planned: total };
 }
 
 /**
