@@ -9,21 +9,11 @@ export { builtinServers } from '../mock-servers/mcp/index.js';
 export { providerLoaders } from '../providers/index.js';
 export { providerFactories } from '../providers/provider-factories.js';
 export { getRenderer, renderers } from '../renderers/index.js';
-export type { ConfigObject } from './api/config-input.js';
-export { evaluate } from './api/evaluate.js';
-export type {
-  EvaluateControl,
-  EvaluateOptions,
-  EvaluateProgress,
-  EvaluateResult,
-  EvaluateStart,
-  EvaluateVerdict,
-} from './api/evaluate-types.js';
+export * from './api/index.js';
 export { ServerPool } from './catalog/server-pool.js';
 export { loadConfig, loadSuites } from './config/load-config.js';
 export { loadSuite } from './config/load-suite.js';
 export type * from './contracts/index.js';
-export { exitCodeOf, isToolgaugeError, ToolgaugeError } from './errors.js';
 export type {
   PromptfooGradeContext,
   PromptfooProviderConfig,
