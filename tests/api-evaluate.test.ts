@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, ConfigObject, Reporter, RunEnd } from '../src/index.js';
-import { evaluate, isToolgaugeError, readRunLog } from '../src/index.js';
+import { compare, evaluate, isToolgaugeError, merge, parse, readRunLog, regrade, render } from '../src/index.js';
 import { useTempDirs } from './helpers/temp-dirs.js';
 
 // evaluate() as a program uses it: the bundled suites' real MCP servers (in-process), simulated providers, the run
@@ -146,5 +146,36 @@ describe('evaluate()', () => {
     expect(isToolgaugeError(error) && error.code).toBe('CONFIG_INVALID');
     expect((error as Error).message).toMatch(/^\(config object\): repeats: /);
     expect(existsSync(join(out, 'runs'))).toBe(false);
+  });
+
+  it('merge, regrade, compare, render and parse return as data what their commands print', async () => {
+    const out = tempDir('tg-api-more-');
+    const shards = [];
+    for (const shard of ['1/2', '2/2']) shards.push(await evaluate({ config: configIn(out), tag: ['read'], shard }));
+    const merged = await merge(
+      shards.map((s) => s.runDir),
+      { out: join(out, 'merged') },
+    );
+    expect(merged.warnings).toEqual([]);
+    expect(merged.aggregate.total).toBe(shards[0]!.planned + shards[1]!.planned);
+    expect(merged.verdict.lines.at(-1)).toBe('gate: passed');
+    const regraded = await regrade(merged.runDir, { out: join(out, 'regraded') });
+    expect(regraded).toMatchObject({ changed: 0, exitCode: 0 });
+    expect(regraded.aggregate.total).toBe(merged.aggregate.total);
+    const compared = await compare(merged.runDir, regraded.runDir);
+    expect(compared).toMatchObject({ exitCode: 0, regressions: [], file: join(regraded.runDir, 'compare.md') });
+    expect(readFileSync(compared.file, 'utf8')).toBe(compared.markdown);
+
+    const shown = await render({ suite: 'excel', case: 'read-sheet1-zh', renderer: 'names-only' });
+    expect(shown).toMatchObject({ suite: 'excel', caseId: 'read-sheet1-zh', strategy: 'names-only' });
+    expect(shown.rendered.system).toContain('read_data_from_excel');
+    const reply = join(out, 'reply.txt');
+    writeFileSync(reply, '<tool_call>{"name": "read_data_from_excel", "arguments": {"sheet_name": "Sheet1"}}</tool_call>');
+    const parsed = await parse(reply, { suite: 'excel', case: 'read-sheet1-zh' });
+    const docs = [];
+    for await (const d of parsed.documents) docs.push(d);
+    expect(parsed.format).toBe('text');
+    expect(docs).toHaveLength(1);
+    expect(docs[0]?.calls.map((c) => c.name)).toEqual(['read_data_from_excel']);
   });
 });
