@@ -170,7 +170,10 @@ describe('evaluate()', () => {
     expect(shown).toMatchObject({ suite: 'excel', caseId: 'read-sheet1-zh', strategy: 'names-only' });
     expect(shown.rendered.system).toContain('read_data_from_excel');
     const reply = join(out, 'reply.txt');
-    writeFileSync(reply, '<tool_call>{"name": "read_data_from_excel", "arguments": {"sheet_name": "Sheet1"}}</tool_call>');
+    writeFileSync(
+      reply,
+      '<tool_call>{"name": "read_data_from_excel", "arguments": {"sheet_name": "Sheet1"}}</tool_call>',
+    );
     const parsed = await parse(reply, { suite: 'excel', case: 'read-sheet1-zh' });
     const docs = [];
     for await (const d of parsed.documents) docs.push(d);
