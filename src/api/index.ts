@@ -21,4 +21,5 @@ export { type MergeOptions, type MergeResult, merge } from './merge.js';
 export { type ParseDocument, type ParsedInput, type ParseOptions, parse } from './parse.js';
 export { type RegradeOptions, type RegradeResult, regrade } from './regrade.js';
 export { type RenderOptions, type RenderResult, render } from './render.js';
+export { type ReplayOptions, type ReplayResult, replay } from './replay.js';
 export type { RunResult, RunVerdict } from './run-result.js';
