@@ -148,6 +148,28 @@ describe('evaluate()', () => {
     expect(existsSync(join(out, 'runs'))).toBe(false);
   });
 
+  it('a hook that throws stops the run as a failing reporter does: REPORTER_FAILED, the finished records kept', async () => {
+    const out = tempDir('tg-api-hook-');
+    let runLog = '';
+    const error = await evaluate(
+      { config: configIn(out), tag: ['read'] },
+      {
+        onStart: (s) => {
+          runLog = join(s.runDir, 'run.jsonl');
+        },
+        onRecord: (_r, p) => {
+          if (p.done === 2) throw new Error('the caller broke');
+        },
+      },
+    ).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isToolgaugeError(error) && error.code).toBe('REPORTER_FAILED');
+    expect((error as Error).message).toBe('onRecord failed: the caller broke');
+    expect(await logRecords(runLog)).toHaveLength(2);
+  });
+
   it('merge, regrade, compare, render and parse return as data what their commands print', async () => {
     const out = tempDir('tg-api-more-');
     const shards = [];
