@@ -1,11 +1,22 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTempDirs } from './helpers/temp-dirs.js';
 
 // docs/api.md's example script as a user runs it: the built package packed once, the tarball installed into a fresh
-// project (its dependencies from the local npm cache), the script run there with node against `import 'toolgauge'`.
+// project, the script run there with node against `import 'toolgauge'`. The project's node_modules links the
+// dependencies this checkout has installed, so `npm install --no-save --offline` of the tarball adds the package alone
+// (no registry, a quarter of the CPU of installing its dependency tree again; tests/packed-package.test.ts does that).
 const ROOT = join(import.meta.dirname, '..');
 const EXAMPLE = join(ROOT, 'docs', 'examples', 'api-example.mjs');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -29,10 +40,25 @@ beforeAll(() => {
   project = join(dir, 'project');
   mkdirSync(project);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'api-project', private: true, type: 'module' }));
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: object };
+  for (const dep of Object.keys(manifest.dependencies)) {
+    mkdirSync(dirname(join(project, 'node_modules', dep)), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', dep), join(project, 'node_modules', dep), 'dir');
+  }
   npm(
-    ['install', join(dir, packed?.filename ?? ''), '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+    [
+      'install',
+      '--no-save',
+      '--offline',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      join(dir, packed?.filename ?? ''),
+    ],
     project,
   );
+  // the package itself is installed from the tarball, not linked to this checkout
+  expect(lstatSync(join(project, 'node_modules', 'toolgauge')).isSymbolicLink()).toBe(false);
   copyFileSync(EXAMPLE, join(project, 'api-example.mjs'));
 }, 300_000);
 
