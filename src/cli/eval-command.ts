@@ -59,10 +59,7 @@ export async function printedEval<T>(
   }
   const result = runOf(value);
   if (!result) return value;
-  printFinished(
-    { summary: result.summary, brief: result.brief, lines: result.verdict.lines },
-    { quiet: quiet === true },
-  );
+  printFinished(result, { quiet: quiet === true });
   if (result.interrupted) {
     process.stderr.write(
       `Run interrupted: ${result.aggregate.total} finished cases are saved in ${displayPath(result.runLog)}.\nResume with: toolgauge eval --resume ${displayPath(result.runDir)}\n`,

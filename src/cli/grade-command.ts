@@ -61,10 +61,7 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
   }
   progress?.end();
   // -q hides the progress only, as eval's does: the summary is the command's answer
-  printFinished(
-    { summary: result.summary, brief: result.brief, lines: result.verdict.lines },
-    { quiet: flags.quiet === true },
-  );
+  printFinished(result, { quiet: flags.quiet === true });
   process.stderr.write(`grade: wrote run.jsonl, ${REPORT_FILES.join(', ')} in ${displayPath(result.runDir)}\n`);
   if (result.interrupted) {
     process.stderr.write(

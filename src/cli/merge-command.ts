@@ -21,6 +21,6 @@ export async function mergeCommand(dirs: string[], flags: MergeFlags): Promise<n
   process.stderr.write(
     `merge: ${result.aggregate.total} cases from ${dirs.length} runs → ${displayPath(result.runDir)}\n`,
   );
-  printFinished({ summary: result.summary, brief: result.brief, lines: result.verdict.lines });
+  printFinished(result);
   return result.exitCode;
 }

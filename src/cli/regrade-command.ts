@@ -25,6 +25,6 @@ export async function regradeCommand(runDir: string, flags: RegradeFlags): Promi
   process.stderr.write(
     `regrade: ${result.aggregate.total} records regraded${result.reparsed.on ? ' (replies parsed again)' : ''}, ${result.changed} with changed grades → ${displayPath(result.runDir)}\n`,
   );
-  printFinished({ summary: result.summary, brief: result.brief, lines: result.verdict.lines });
+  printFinished(result);
   return result.exitCode;
 }
