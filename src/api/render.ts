@@ -22,8 +22,8 @@ export interface RenderOptions {
   case: string;
   renderer: string;
   provider?: string;
-  /** Renderer options (the CLI parses --options' JSON into this). */
-  options?: Record<string, unknown>;
+  /** Renderer options: an object, or its JSON text (as `--options` gives it). */
+  options?: Record<string, unknown> | string;
   /** A variant's name (from the config's `variants`), a sweep point's (`crowded[distractors.count=25]`) or inline. */
   variant?: string;
   /** The config whose variants `variant` names. */
@@ -54,7 +54,7 @@ export async function render(flags: RenderOptions): Promise<RenderResult> {
       `--case ${flags.case}: no such case in ${flags.suite}; valid: ${ids.slice(0, 12).join(', ')}${ids.length > 12 ? `, … (${ids.length})` : ''}`,
     );
   }
-  const strategy = await renderStrategy(flags, flags.options ?? {}, baseDir);
+  const strategy = await renderStrategy(flags, rendererOptions(flags.options), baseDir);
   const provider = await renderTarget(flags.provider ?? 'sim:oracle', baseDir);
   const pool = new ServerPool();
   let rendered: RenderedRequest;
@@ -74,6 +74,16 @@ export async function render(flags: RenderOptions): Promise<RenderResult> {
     await pool.closeAll();
   }
   return { suite: loaded.suite.name, caseId: testCase.id, strategy: strategy.label, provider: provider.id, rendered };
+}
+
+/** The renderer's options, from an object or from JSON text (read once the case is found, so a missing case is the error named first). */
+function rendererOptions(given: Record<string, unknown> | string | undefined): Record<string, unknown> {
+  if (typeof given !== 'string') return given ?? {};
+  try {
+    return JSON.parse(given) as Record<string, unknown>;
+  } catch {
+    throw new ToolgaugeError('USAGE', `--options must be a JSON object, e.g. '{"noFences":true}'`);
+  }
 }
 
 /**

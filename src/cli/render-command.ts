@@ -1,6 +1,5 @@
 import { render } from '../api/render.js';
 import type { RenderedRequest } from '../contracts/renderer.js';
-import { ToolgaugeError } from '../errors.js';
 import { requestTokens } from '../util/tokens.js';
 
 export { renderTarget } from '../api/render.js';
@@ -21,16 +20,8 @@ export interface RenderFlags {
 
 /** Prints exactly what the model would receive for one case: system prompt, messages and tools JSON. */
 export async function renderCommand(flags: RenderFlags): Promise<number> {
-  const { json, options: optionsJson, ...rest } = flags;
-  let options: Record<string, unknown> = {};
-  if (optionsJson) {
-    try {
-      options = JSON.parse(optionsJson) as Record<string, unknown>;
-    } catch {
-      throw new ToolgaugeError('USAGE', `--options must be a JSON object, e.g. '{"noFences":true}'`);
-    }
-  }
-  const { rendered, ...head } = await render({ ...rest, options });
+  const { json, ...options } = flags;
+  const { rendered, ...head } = await render(options);
   process.stdout.write(json ? `${JSON.stringify(rendered, null, 2)}\n` : formatRendered(head, rendered));
   return 0;
 }
