@@ -43,6 +43,8 @@ export interface GradeOptions {
 export interface GradeControl {
   /** Stops after the lines in hand: every line graded so far is kept and reported (exit code 130). */
   signal?: AbortSignal;
+  /** Once the outputs are at hand (standard input read to its end), before they are validated and graded. */
+  onInput?(): void;
   /** Once the file is validated, before any line is graded: how many lines will be graded, and the run. */
   onStart?(start: { planned: number; runDir: string; header: RunHeader }): void;
   /** Each record as it is written. */
@@ -71,6 +73,7 @@ export async function grade(options: GradeOptions, control: GradeControl = {}): 
   try {
     // `-`: standard input, spooled to a temporary file (the file is read twice: validated, then graded)
     if (options.outputs === '-') stdin = await spoolInput(options.input ?? process.stdin);
+    control.onInput?.();
     const graded = await gradeOutputs({
       suite: { ...loaded, file: displayPath(loaded.file) },
       outputsFile: stdin?.file ?? resolve(options.outputs),

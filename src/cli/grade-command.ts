@@ -27,8 +27,9 @@ export interface GradeFlags {
  * 130 when interrupted: the lines graded so far are kept and reported).
  */
 export async function gradeCommand(flags: GradeFlags): Promise<number> {
+  // Ctrl-C stops the grading once the outputs are read (before, it ends the process as usual)
   const controller = new AbortController();
-  const stopListening = abortOnInterrupt(controller, 'stopping after the lines being graded');
+  let stopListening: (() => void) | undefined;
   let progress: Progress | undefined;
   let result: Awaited<ReturnType<typeof grade>>;
   try {
@@ -44,6 +45,9 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
       },
       {
         signal: controller.signal,
+        onInput() {
+          stopListening = abortOnInterrupt(controller, 'stopping after the lines being graded');
+        },
         onStart({ planned, runDir, header }) {
           const shard = header.shard;
           const part = shard ? ` (shard ${shard.index}/${shard.count})` : '';
@@ -57,7 +61,7 @@ export async function gradeCommand(flags: GradeFlags): Promise<number> {
       },
     );
   } finally {
-    stopListening();
+    stopListening?.();
   }
   progress?.end();
   // -q hides the progress only, as eval's does: the summary is the command's answer
