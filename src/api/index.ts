@@ -17,9 +17,9 @@ export type {
 } from './evaluate-types.js';
 export { type ExportOptions, type ExportResult, exportRun } from './export-run.js';
 export { type GradeControl, type GradeOptions, grade } from './grade.js';
-export { type MergeOptions, type MergeResult, merge } from './merge.js';
+export { type MergeControl, type MergeOptions, type MergeResult, merge } from './merge.js';
 export { type ParseDocument, type ParsedInput, type ParseOptions, parse } from './parse.js';
-export { type RegradeOptions, type RegradeResult, regrade } from './regrade.js';
+export { type RegradeControl, type RegradeOptions, type RegradeResult, regrade } from './regrade.js';
 export { type RenderOptions, type RenderResult, render } from './render.js';
 export { type ReplayOptions, type ReplayResult, replay } from './replay.js';
 export type { RunResult, RunVerdict } from './run-result.js';

@@ -22,11 +22,20 @@ export interface MergeResult extends RunResult {
   missingShards: string[];
 }
 
+/** What a merge made, told once its run log is written and before its reports are (the CLI prints it then). */
+export interface MergeControl {
+  onMerged?(done: { runDir: string; warnings: string[]; total: number }): void;
+}
+
 /**
  * `toolgauge merge` as a function: the run logs of a plan's shards combined into one run log and one set of reports,
  * judged as eval of the whole plan would be (the config's gate and baseline).
  */
-export async function merge(dirs: string[], options: MergeOptions = {}): Promise<MergeResult> {
+export async function merge(
+  dirs: string[],
+  options: MergeOptions = {},
+  control: MergeControl = {},
+): Promise<MergeResult> {
   const outDir = options.out ? resolve(options.out) : resolve(dirname(resolve(dirs[0] ?? '.')), newRunId());
   // a refused merge leaves no empty run folder behind (a folder with anything in it is kept)
   const undo = prepareOutputFolder(
@@ -37,6 +46,7 @@ export async function merge(dirs: string[], options: MergeOptions = {}): Promise
   const lock = lockRunDir(outDir, 'merge');
   try {
     const outcome = await mergeRuns(dirs, outDir, basename(outDir), { allowPartial: options.allowPartial ?? false });
+    control.onMerged?.({ runDir: outDir, warnings: outcome.warnings, total: outcome.aggregate.total });
     const finished = await finishRun({
       aggregate: outcome.aggregate,
       runDir: outDir,

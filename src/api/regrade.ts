@@ -31,12 +31,21 @@ export interface RegradeResult extends RunResult {
   notes: string[];
 }
 
+/** What a regrade made, told once its run log is written and before its reports are (the CLI prints it then). */
+export interface RegradeControl {
+  onRegraded?(done: Pick<RegradeResult, 'runDir' | 'changed' | 'reparsed' | 'notes'> & { total: number }): void;
+}
+
 /**
  * `toolgauge regrade` as a function: every grade of a finished run computed again with the current graders (and, for
  * a run of `grade` or with `reparse`, the current parser), written to a new run folder or in place, judged by the
  * run's own gate and baseline. No model is called.
  */
-export async function regrade(runDir: string, options: RegradeOptions = {}): Promise<RegradeResult> {
+export async function regrade(
+  runDir: string,
+  options: RegradeOptions = {},
+  control: RegradeControl = {},
+): Promise<RegradeResult> {
   const outDir = options.out ? resolve(options.out) : resolve(dirname(resolve(runDir)), newRunId());
   // the folder written is checked before anything is read: one error, exit 2
   runLogOf(runDir, 'regrade');
@@ -46,14 +55,19 @@ export async function regrade(runDir: string, options: RegradeOptions = {}): Pro
       ? prepareOutputFolder(outDir, `--out ${options.out}`)
       : prepareOutputFolder(dirname(outDir), `regrade ${runDir} (writes a new run folder beside it; or pass --out)`);
   try {
-    return await regradeInto(runDir, outDir, options);
+    return await regradeInto(runDir, outDir, options, control);
   } catch (e) {
     undo(); // (a folder it made that is still empty)
     throw e;
   }
 }
 
-async function regradeInto(runDir: string, outDir: string, options: RegradeOptions): Promise<RegradeResult> {
+async function regradeInto(
+  runDir: string,
+  outDir: string,
+  options: RegradeOptions,
+  control: RegradeControl,
+): Promise<RegradeResult> {
   // a folder that exists already (in place, or out into one) is held until its reports are written too;
   // regradeRun's own lock nests in this one, and covers the run log of a folder it creates
   const written = options.inPlace ? resolve(runDir) : outDir;
@@ -67,6 +81,8 @@ async function regradeInto(runDir: string, outDir: string, options: RegradeOptio
       ...(options.graders?.length ? { graders: options.graders } : {}),
       ...(options.reparse === undefined ? {} : { reparse: options.reparse }),
     });
+    const { changed, reparsed, notes } = outcome;
+    control.onRegraded?.({ runDir: outcome.runDir, changed, reparsed, notes, total: outcome.aggregate.total });
     // judged like `eval` of the run: the config's gate, and its baseline
     const finished = await finishRun({
       aggregate: outcome.aggregate,

@@ -13,13 +13,19 @@ export interface MergeFlags {
 
 /** `toolgauge merge <run-dirs…>`: merge(), its warnings and the summary printed. */
 export async function mergeCommand(dirs: string[], flags: MergeFlags): Promise<number> {
-  const result = await merge(dirs, {
-    ...(flags.out !== undefined ? { out: flags.out } : {}),
-    ...(flags.allowPartial ? { allowPartial: true } : {}),
-  });
-  for (const w of result.warnings) process.stderr.write(`${visibleInline(w)}\n`);
-  process.stderr.write(
-    `merge: ${result.aggregate.total} cases from ${dirs.length} runs → ${displayPath(result.runDir)}\n`,
+  const result = await merge(
+    dirs,
+    {
+      ...(flags.out !== undefined ? { out: flags.out } : {}),
+      ...(flags.allowPartial ? { allowPartial: true } : {}),
+    },
+    {
+      // printed before the reports are written, so a failure to write them comes after what was merged
+      onMerged: (done) => {
+        for (const w of done.warnings) process.stderr.write(`${visibleInline(w)}\n`);
+        process.stderr.write(`merge: ${done.total} cases from ${dirs.length} runs → ${displayPath(done.runDir)}\n`);
+      },
+    },
   );
   printFinished(result);
   return result.exitCode;

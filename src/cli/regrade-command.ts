@@ -15,15 +15,23 @@ export interface RegradeFlags {
  * called.
  */
 export async function regradeCommand(runDir: string, flags: RegradeFlags): Promise<number> {
-  const result = await regrade(runDir, {
-    ...(flags.out !== undefined ? { out: flags.out } : {}),
-    ...(flags.inPlace ? { inPlace: true } : {}),
-    ...(flags.grader ? { graders: flags.grader } : {}),
-    ...(flags.reparse === undefined ? {} : { reparse: flags.reparse }),
-  });
-  for (const note of result.notes) process.stderr.write(`regrade: ${visibleInline(note)}\n`);
-  process.stderr.write(
-    `regrade: ${result.aggregate.total} records regraded${result.reparsed.on ? ' (replies parsed again)' : ''}, ${result.changed} with changed grades → ${displayPath(result.runDir)}\n`,
+  const result = await regrade(
+    runDir,
+    {
+      ...(flags.out !== undefined ? { out: flags.out } : {}),
+      ...(flags.inPlace ? { inPlace: true } : {}),
+      ...(flags.grader ? { graders: flags.grader } : {}),
+      ...(flags.reparse === undefined ? {} : { reparse: flags.reparse }),
+    },
+    {
+      // printed before the reports are written, so a failure to write them comes after what was regraded
+      onRegraded: (done) => {
+        for (const note of done.notes) process.stderr.write(`regrade: ${visibleInline(note)}\n`);
+        process.stderr.write(
+          `regrade: ${done.total} records regraded${done.reparsed.on ? ' (replies parsed again)' : ''}, ${done.changed} with changed grades → ${displayPath(done.runDir)}\n`,
+        );
+      },
+    },
   );
   printFinished(result);
   return result.exitCode;
