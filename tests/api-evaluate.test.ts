@@ -123,7 +123,16 @@ describe('evaluate()', () => {
 
     // resumed: the kept records go by first (not run again), then the rest of the plan, each case once
     const order: string[] = [];
-    const second = await evaluate({ resume: first.runDir }, { onRecord: (r) => order.push(r.key) });
+    const dones: number[] = [];
+    const second = await evaluate(
+      { resume: first.runDir },
+      {
+        onRecord: (r, p) => {
+          order.push(r.key);
+          dones.push(p.done);
+        },
+      },
+    );
     expect(second.exitCode).toBe(0);
     expect(second.runDir).toBe(first.runDir);
     const all = await logRecords(second.runLog);
@@ -131,6 +140,8 @@ describe('evaluate()', () => {
     expect(new Set(all.map((r) => r.key)).size).toBe(first.planned);
     expect(order).toHaveLength(first.planned - 2);
     expect(order).not.toContain(kept[0]?.key);
+    // the kept records are counted, not told again
+    expect([dones[0], dones.at(-1)]).toEqual([3, first.planned]);
     expect(all.slice(0, 2)).toEqual(kept);
   });
 

@@ -75,7 +75,10 @@ export interface EvaluateControl {
   reporters?: Reporter[];
   /** Once, before the first case. */
   onStart?(start: EvaluateStart): void;
-  /** Each case record as it is written to the run log (a resumed run's kept records first). */
+  /**
+   * Each case record this run finishes, as it is written to the run log. A resumed run's kept records are not told
+   * again (the reporters get them first); `done` counts them.
+   */
   onRecord?(record: CaseRecord, progress: EvaluateProgress): void;
   /** Notices for a person (a server slow to start, a stale lock taken over): the CLI prints them on stderr. */
   onNote?(line: string): void;
