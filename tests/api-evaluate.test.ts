@@ -1,8 +1,20 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord, ConfigObject, Reporter, RunEnd } from '../src/index.js';
-import { compare, evaluate, isToolgaugeError, merge, parse, readRunLog, regrade, render } from '../src/index.js';
+import {
+  compare,
+  evaluate,
+  exportRun,
+  grade,
+  isToolgaugeError,
+  merge,
+  parse,
+  readRunLog,
+  regrade,
+  render,
+} from '../src/index.js';
 import { useTempDirs } from './helpers/temp-dirs.js';
 
 // evaluate() as a program uses it: the bundled suites' real MCP servers (in-process), simulated providers, the run
@@ -213,5 +225,29 @@ describe('evaluate()', () => {
     expect(parsed.format).toBe('text');
     expect(docs).toHaveLength(1);
     expect(docs[0]?.calls.map((c) => c.name)).toEqual(['read_data_from_excel']);
+  });
+
+  it('grade reads recorded outputs from a stream, and exportRun writes the run for promptfoo', async () => {
+    const out = tempDir('tg-api-grade-');
+    const call =
+      '<tool_call>{"name": "read_data_from_excel", "arguments": {"filepath": "test.xlsx", "sheet_name": "Sheet1"}}</tool_call>';
+    const lines = [
+      { case: 'read-sheet1-zh', output: call },
+      { case: 'read-sheet1-zh', output: 'Which file do you mean?' },
+    ];
+    const started: number[] = [];
+    const graded = await grade(
+      { suite: 'excel', outputs: '-', input: Readable.from(lines.map((l) => `${JSON.stringify(l)}\n`)), out },
+      { onStart: (s) => started.push(s.planned) },
+    );
+    expect(started).toEqual([2]);
+    expect(graded).toMatchObject({ exitCode: 0, interrupted: false, verdict: { judged: false, lines: [] } });
+    const records = await logRecords(graded.runLog);
+    expect(records.map((r) => r.grades.find((g) => g.grader === 'parseable')?.pass)).toEqual([true, false]);
+    expect(graded.header.config.outputs).toBe('-');
+
+    const exported = await exportRun('promptfoo', graded.runDir);
+    expect(exported).toEqual({ file: join(graded.runDir, 'promptfoo.json'), results: 2 });
+    expect(JSON.parse(readFileSync(exported.file, 'utf8')).results.results).toHaveLength(2);
   });
 });
