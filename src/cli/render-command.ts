@@ -12,7 +12,7 @@ import type { ProviderKind } from '../contracts/model.js';
 import type { RenderedRequest } from '../contracts/renderer.js';
 import { ToolgaugeError } from '../errors.js';
 import { resolveProviders, resolveStrategies, type Strategy } from '../plugins/index.js';
-import { NO_VARIANT, type VariantSpec } from '../presentation/variant-schema.js';
+import { NO_VARIANT, type VariantSpec } from '../config/variant-schema.js';
 import { type RenderTarget, renderCase } from '../render/render-case.js';
 import { displayPath } from '../util/display-path.js';
 import { requestTokens } from '../util/tokens.js';
