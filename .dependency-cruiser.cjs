@@ -35,6 +35,14 @@ module.exports = {
       from: { path: `^(${ROOTS.join('|')})/` },
       to: { path: '^(tests|bench)/|\\.test\\.ts$' },
     },
+    {
+      name: 'production-code-reached-from-an-entry',
+      comment:
+        'every module of the build is reached from src/cli/main.ts or src/index.ts; a helper or fixture only tests or bench use goes to tests/helpers or tests/fixtures, outside the build',
+      severity: 'error',
+      from: { path: '^src/(cli/main|index)\\.ts$' },
+      to: { path: `^(${ROOTS.join('|')})/`, pathNot: '^src/(cli/main|index)\\.ts$', reachable: false },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

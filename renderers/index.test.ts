@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ToolgaugeError } from '../src/errors.js';
-import { renderInput } from './fixtures/excel-catalog.js';
+import { renderInput } from '../tests/fixtures/excel-catalog.js';
+import { renderOnce } from '../tests/helpers/render-once.js';
 import { getRenderer, renderers, resolveTextToolName } from './index.js';
-import { renderOnce } from './render-once.js';
 
 describe('renderer registry', () => {
   it('maps each name to its renderer', () => {

@@ -4,11 +4,11 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderKind, RenderedTool } from '../src/contracts/model.js';
 import type { ToolDef } from '../src/contracts/tool.js';
-import { startCaptureServer } from './fixtures/capture-server.js';
-import { catalogOf, excelTools, readCase, renderInput } from './fixtures/excel-catalog.js';
+import { catalogOf, excelTools, readCase, renderInput } from '../tests/fixtures/excel-catalog.js';
+import { startCaptureServer } from '../tests/helpers/capture-server.js';
+import { renderOnce } from '../tests/helpers/render-once.js';
 import { nativeFunctions } from './native-functions.js';
 import { asObjectSchema } from './parts/schema-normalize.js';
-import { renderOnce } from './render-once.js';
 
 // Typed mappings: if RenderedTool stopped fitting an SDK's tool type, tsc would fail here.
 function toOpenAI(tools: RenderedTool[]): OpenAI.Chat.Completions.ChatCompletionTool[] {

@@ -20,7 +20,8 @@ const result = typeof output === 'string' ? JSON.parse(output) : output;
 const problems = [];
 for (const v of result.summary.violations) {
   const rule = options.ruleSet.forbidden.find((r) => r.name === v.rule.name);
-  problems.push(`${v.rule.name}: ${v.from} imports ${v.to}${rule?.comment ? ` (${rule.comment})` : ''}`);
+  const what = v.from === v.to ? v.from : `${v.from} imports ${v.to}`; // a reachability rule names one module
+  problems.push(`${v.rule.name}: ${what}${rule?.comment ? ` (${rule.comment})` : ''}`);
 }
 
 // Folder edges from the modules the cruiser resolved (ours only: node_modules and core modules are skipped).

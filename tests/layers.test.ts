@@ -54,10 +54,11 @@ describe('the layering check of npm run lint', () => {
     expect(stdout).toMatch(/no upward import, no folder loop/);
   });
 
-  it('fails a planted upward import, a type-only one included, and a loop between two folders of one layer', async () => {
+  it('fails a planted upward import (type-only), a module only tests use and a loop between two folders of one layer', async () => {
     const upward = copyWith({
       'src/util/planted-upward.ts':
         "import type { Strategy } from '../plugins/index.js';\nexport type Planted = Strategy;\n",
+      'src/parse/planted-fixture.ts': "export const PLANTED_REPLIES = ['<tool_call>'];\n",
     });
     const loop = copyWith({ 'src/parse/planted-loop.ts': "export { gradeCase } from '../graders/grade-case.js';\n" });
     const [up, around] = await Promise.all([checkLayers(upward), checkLayers(loop)]);
@@ -66,6 +67,9 @@ describe('the layering check of npm run lint', () => {
     expect(up.stderr).toMatch(
       /^layer-ground: src\/util\/planted-upward\.ts imports src\/plugins\/index\.ts \(a module of the ground \(src\/contracts, src\/util, src\/errors\.ts\) may import only the ground;/m,
     );
+
+    // Imported by no module of the build (a test would import it): it belongs in tests/fixtures, outside dist.
+    expect(up.stderr).toMatch(/^production-code-reached-from-an-entry: src\/parse\/planted-fixture\.ts \(/m);
 
     expect(around.code).toBe(1);
     // Both folders are pure stages, so no layer rule forbids the import: the loop check does.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderers } from '../../renderers/index.js';
-import { renderOnce } from '../../renderers/render-once.js';
 import type { ModelRequest, ParsedCall } from '../../src/contracts/index.js';
 import { acceptedCalls, parseResponse } from '../../src/parse/index.js';
+import { renderOnce } from '../../tests/helpers/render-once.js';
 import { excelTools, type ToolSketch } from '../../tests/helpers/simulated-requests.js';
 import { simFactory } from './index.js';
 

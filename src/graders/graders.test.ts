@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { caseOf, excelTools, transcriptOf } from '../../tests/helpers/grader-fixtures.js';
-import { ToolgaugeError } from '../errors.js';
 import {
   CASE_000_EXPECTED,
   CASE_000_PROSE,
@@ -8,7 +6,9 @@ import {
   CASE_002_ANSWER,
   CASE_002_RESULT,
   CASE_002_STOPPED,
-} from '../parse/golden.js';
+} from '../../tests/fixtures/parse/golden.js';
+import { caseOf, excelTools, transcriptOf } from '../../tests/helpers/grader-fixtures.js';
+import { ToolgaugeError } from '../errors.js';
 import { getGrader, graders } from './index.js';
 import { allCalls } from './transcript-calls.js';
 
