@@ -137,6 +137,14 @@ describe('native-functions renderer', () => {
     });
   });
 
+  it("renders for a user's provider of a kind of its own: refs inlined, names of at most 64 characters", () => {
+    const long = { ...excelTools[0]!, name: `x${'y'.repeat(100)}` };
+    const out = render('my-gateway', [...excelTools, long]);
+    expect(JSON.stringify(out.tools?.find((t) => t.name === 'create_chart')?.parameters)).not.toContain('$ref');
+    expect(Math.max(...(out.tools ?? []).map((t) => t.name.length))).toBe(64);
+    expect(render('anthropic', [long]).tools?.[0]?.name).toHaveLength(101);
+  });
+
   it('makes names valid per provider and keeps the way back in target', () => {
     const long = 'x'.repeat(100);
     const tools: ToolDef[] = [

@@ -13,7 +13,10 @@ const LAYERS = [
     name: 'orchestration',
     folders: ['src/plugins', 'src/render', 'src/replay', 'src/runner', 'src/offline', 'src/report', 'src/gate'],
   },
-  { name: 'face', folders: ['src/cli', 'src/init', 'src/doctor', 'src/export', 'src/import', 'src/index.ts'] },
+  {
+    name: 'face',
+    folders: ['src/cli', 'src/api', 'src/init', 'src/doctor', 'src/export', 'src/import', 'src/index.ts'],
+  },
 ];
 
 /** The folders the check reads (the build's roots). */

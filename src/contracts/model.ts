@@ -28,7 +28,15 @@ export interface RenderedTool {
   target: { server: string; tool: string };
 }
 
-export type ProviderKind = 'openai' | 'anthropic' | 'ollama' | 'openai-compatible' | 'sim';
+/** The kinds of the built-in providers: what renderers shape native tool definitions and names for. */
+export type BuiltinProviderKind = 'openai' | 'anthropic' | 'ollama' | 'openai-compatible' | 'sim';
+
+/**
+ * A provider's kind: one of the built-in kinds, or any other name a user's provider gives itself (a provider need not
+ * pose as a built-in to be run). Renderers treat a kind they do not know conservatively: native tool names of at most
+ * 64 characters, JSON Schemas with their `$ref`s inlined. (`string & {}` keeps the built-in names offered by editors.)
+ */
+export type ProviderKind = BuiltinProviderKind | (string & {});
 
 /**
  * What simulated providers may peek at to know the right answer. Real providers ignore it, and it is
