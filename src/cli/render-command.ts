@@ -55,7 +55,7 @@ export async function renderCommand(flags: RenderFlags): Promise<number> {
   let rendered: RenderedRequest;
   try {
     const session = await pool.openCase(loaded, testCase);
-    // the case's first request exactly as runCase sends it (printed without the simulated personas' oracle)
+    // the case's first request exactly as runCase sends it (the simulated personas' expectations go beside it, not in it)
     ({ rendered } = renderCase({
       suite: loaded,
       testCase,

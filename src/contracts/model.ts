@@ -39,8 +39,9 @@ export type BuiltinProviderKind = 'openai' | 'anthropic' | 'ollama' | 'openai-co
 export type ProviderKind = BuiltinProviderKind | (string & {});
 
 /**
- * What simulated providers may peek at to know the right answer. Real providers ignore it, and it is
- * stripped from cassettes and run logs (it is derived from the case, which the run log already holds).
+ * What simulated providers may peek at to know the right answer: not part of the request, it is passed to a provider
+ * whose `simulated` is true as `generate`'s third argument, and to no other (it is derived from the case, which the
+ * run log already holds; cassettes and run logs never carry it).
  */
 export interface Oracle {
   calls: ExpectedCall[];
@@ -99,7 +100,6 @@ export interface ModelRequest {
   maxCallsPerTurn?: number;
   /** The tools are held back behind a search tool the runner answers (see ToolSearchSpec). */
   toolSearch?: ToolSearchSpec;
-  oracle?: Oracle;
   /** Identifies the case for deterministic simulated replies; never sent to a real API. */
   meta: { caseId: string; repeat: number; seed: number; renderer: string; turn: number };
 }
