@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderers } from '../../renderers/index.js';
-import type { ModelRequest, ParsedCall } from '../../src/contracts/index.js';
+import type { ParsedCall } from '../../src/contracts/index.js';
 import { acceptedCalls, parseResponse } from '../../src/parse/index.js';
 import { renderOnce } from '../../tests/helpers/render-once.js';
 import { excelTools, simulate, type ToolSketch } from '../../tests/helpers/simulated-requests.js';

@@ -1,6 +1,7 @@
 import type { ParseTool } from '../../contracts/parse.js';
 import { resolveToolName } from '../../util/resolve-tool-name.js';
 import { setKey } from '../../util/set-key.js';
+import { openTagAt } from '../child-elements.js';
 import {
   atReadLimit,
   emptyFound,
@@ -9,7 +10,6 @@ import {
   type FoundCall,
   isIntroducedAsExample,
 } from '../found-call.js';
-import { openTagAt } from '../child-elements.js';
 import { parseJsonText } from '../json-args.js';
 import { skipSpace } from '../json-scan.js';
 import { TagBodies } from '../tag-bodies.js';
