@@ -8,11 +8,11 @@ import { loadSuite } from '../config/load-suite.js';
 import { loadYamlFile } from '../config/load-yaml.js';
 import { findCase } from '../config/suite-cases.js';
 import { inlineVariant } from '../config/variant-flags.js';
+import { NO_VARIANT, type VariantSpec } from '../config/variant-schema.js';
 import type { ProviderKind } from '../contracts/model.js';
 import type { RenderedRequest } from '../contracts/renderer.js';
 import { ToolgaugeError } from '../errors.js';
 import { resolveProviders, resolveStrategies, type Strategy } from '../plugins/index.js';
-import { NO_VARIANT, type VariantSpec } from '../presentation/variant-schema.js';
 import { type RenderTarget, renderCase } from '../render/render-case.js';
 import { displayPath } from '../util/display-path.js';
 
@@ -148,7 +148,7 @@ export async function renderTarget(id: string, baseDir: string): Promise<RenderT
   const colon = id.indexOf(':');
   const prefix = id.slice(0, Math.max(colon, 0));
   if (colon > 0 && colon < id.length - 1 && Object.hasOwn(providerLoaders, prefix)) {
-    return { id, kind: prefix as ProviderKind };
+    return { id, kind: prefix };
   }
   const [slot] = await resolveProviders([id], baseDir, () => '--provider');
   return { id: slot!.id, kind: slot!.provider.kind };
