@@ -20,12 +20,12 @@ import { toOpenAIChatParams } from '../providers/openai/to-openai.js';
 import { createNodeHttpTransport } from '../providers/shared/node-http-fetch.js';
 import { parseProviderOptions } from '../providers/shared/options.js';
 import { renderers } from '../renderers/index.js';
-import { renderOnce } from '../renderers/render-once.js';
 import { ServerPool } from '../src/catalog/server-pool.js';
 import { loadSuite } from '../src/config/load-suite.js';
 import { firstCase } from '../src/config/suite-cases.js';
 import type { ModelRequest } from '../src/contracts/model.js';
 import type { Provider, ProviderFactory } from '../src/contracts/provider.js';
+import { renderOnce } from '../tests/helpers/render-once.js';
 import type { BenchResult } from './types.js';
 
 const SELF = fileURLToPath(import.meta.url);

@@ -1,5 +1,5 @@
 import type { CaseSession } from '../catalog/server-pool.js';
-import type { Message, ModelRequest, NativeCall } from '../contracts/model.js';
+import type { Message, ModelRequest, NativeCall, Oracle } from '../contracts/model.js';
 import type { ParseContext, ParsedCall } from '../contracts/parse.js';
 import type { Provider } from '../contracts/provider.js';
 import type { ToolDef } from '../contracts/tool.js';
@@ -51,9 +51,19 @@ export async function runAgentLoop(
   abort: CaseAbort,
   offered: readonly ToolDef[] = session.catalog.tools,
   search?: ToolSearchRuntime,
+  oracle?: Oracle,
 ): Promise<Transcript> {
   const turns: Turn[] = [];
-  const parts: LoopParts = { first, provider, session, limits, abort, offered, ...(search ? { search } : {}) };
+  const parts: LoopParts = {
+    first,
+    provider,
+    session,
+    limits,
+    abort,
+    offered,
+    ...(search ? { search } : {}),
+    ...(oracle ? { oracle } : {}),
+  };
   const end = await answerMessage(parts, turns, {
     messages: [...first.messages],
     maxTurns: limits.maxTurns,
@@ -65,6 +75,8 @@ export async function runAgentLoop(
 export interface LoopParts {
   /** The case's first request: the system prompt, tools, protocol and meta every later request keeps. */
   first: ModelRequest;
+  /** The first message's expectations, passed to a simulated provider beside each request (never in it). */
+  oracle?: Oracle;
   provider: Provider;
   session: CaseSession;
   limits: LoopLimits;
@@ -82,8 +94,8 @@ export interface MessageToAnswer {
   messages: Message[];
   maxTurns: number;
   userTurn?: number;
-  /** The persona's expectations for this message (a conversation's later messages); default: the first request's. */
-  oracle?: ModelRequest['oracle'];
+  /** The persona's expectations for this message (a conversation's later messages); default: the first message's. */
+  oracle?: Oracle;
 }
 
 /** How the answer to one user message ended, and the messages as last sent (without the final reply). */
@@ -100,7 +112,8 @@ export interface MessageEnd {
 export async function answerMessage(parts: LoopParts, turns: Turn[], todo: MessageToAnswer): Promise<MessageEnd> {
   const { first, provider, session, limits, abort, offered, search } = parts;
   let messages = todo.messages;
-  const { oracle: _oracle, ...visible } = first;
+  // the case's expectations go to a simulated persona only, beside the request
+  const oracle = provider.simulated ? (todo.oracle ?? parts.oracle) : undefined;
   // the search tool is a name a reply may call too (a text protocol's call to it is read like any other)
   const parseOffered = search ? [...offered, { name: search.spec.tool, inputSchema: {}, server: '' }] : offered;
   const context: ParseContext = { tools: parseTools(parseOffered, first.tools) };
@@ -109,7 +122,6 @@ export async function answerMessage(parts: LoopParts, turns: Turn[], todo: Messa
     finalText,
     stopReason,
   });
-  const base = todo.oracle ? { ...first, oracle: todo.oracle } : first;
   for (let n = 0; n < todo.maxTurns; n++) {
     const index = turns.length;
     if (abort.isAborted)
@@ -117,7 +129,7 @@ export async function answerMessage(parts: LoopParts, turns: Turn[], todo: Messa
     // with tool search, the native tools offered now: the first request's and those the case's searches loaded since
     const tools = search ? search.nativeTools : first.tools;
     const request: ModelRequest = {
-      ...base,
+      ...first,
       ...(tools ? { tools } : {}),
       messages: [...messages],
       meta: { ...first.meta, turn: index },
@@ -125,7 +137,7 @@ export async function answerMessage(parts: LoopParts, turns: Turn[], todo: Messa
     let response: Awaited<ReturnType<Provider['generate']>>;
     try {
       const reply = await withTimeout(
-        (signal) => provider.generate(request, signal),
+        (signal) => provider.generate(request, signal, oracle),
         limits.turnMs,
         abort,
         `${provider.id} did not answer turn ${index + 1}`,
@@ -141,7 +153,7 @@ export async function answerMessage(parts: LoopParts, turns: Turn[], todo: Messa
     const turn: Turn = {
       index,
       ...(todo.userTurn !== undefined ? { userTurn: todo.userTurn } : {}),
-      request: { ...visible, ...(tools ? { tools } : {}), messages: request.messages, meta: request.meta },
+      request,
       response,
       parse,
       executed: [],
