@@ -117,6 +117,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
     catalogHash,
     ...(catalogDrift ? { catalogDrift } : {}),
     promptTokens,
+    ...(c.tags?.length ? { tags: [...c.tags] } : {}),
     transcript,
     grades,
     startedAt: started.toISOString(),
