@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
+// The hostile inputs are test fixtures (plain strings), read from their source.
+import { ADVERSARIAL_INPUTS, ADVERSARIAL_TOOLS, SYNTAX_FRAGMENTS } from '../tests/fixtures/parse/adversarial.js';
 import { median } from './measure.js';
 import { ROOT } from './paths.js';
 import type { BenchResult } from './types.js';
@@ -7,9 +9,6 @@ import type { BenchResult } from './types.js';
 // The compiled parser (dist/src, built by `npm run bench`), as `toolgauge grade` and `eval` run it.
 const DIST = join(ROOT, 'dist', 'src');
 const { parseResponse } = (await import(join(DIST, 'parse/index.js'))) as typeof import('../src/parse/index.js');
-const { ADVERSARIAL_INPUTS, ADVERSARIAL_TOOLS, SYNTAX_FRAGMENTS } = (await import(
-  join(DIST, 'parse/adversarial.js')
-)) as typeof import('../src/parse/adversarial.js');
 
 const TARGET_MS = 100;
 const RUNS = 5;

@@ -17,15 +17,15 @@ import { ollamaFactory } from '../providers/ollama/index.js';
 import { toOllamaChatRequest } from '../providers/ollama/to-ollama.js';
 import { openaiFactory } from '../providers/openai/index.js';
 import { toOpenAIChatParams } from '../providers/openai/to-openai.js';
+import { createNodeHttpTransport } from '../providers/shared/node-http-fetch.js';
 import { parseProviderOptions } from '../providers/shared/options.js';
-import { createTransport } from '../providers/shared/transport.js';
 import { renderers } from '../renderers/index.js';
-import { renderOnce } from '../renderers/render-once.js';
 import { ServerPool } from '../src/catalog/server-pool.js';
 import { loadSuite } from '../src/config/load-suite.js';
 import { firstCase } from '../src/config/suite-cases.js';
 import type { ModelRequest } from '../src/contracts/model.js';
 import type { Provider, ProviderFactory } from '../src/contracts/provider.js';
+import { renderOnce } from '../tests/helpers/render-once.js';
 import type { BenchResult } from './types.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -201,8 +201,8 @@ const CELLS: Cell[] = [
  * What the provider costs beyond this is the harness's own CPU.
  */
 function bareSdk(cell: Cell, url: string, request: ModelRequest): { once: () => Promise<void>; close: () => void } {
-  const transport = createTransport({ transport: 'node-http' });
-  const fetch = transport.fetch as NonNullable<typeof transport.fetch>;
+  const transport = createNodeHttpTransport();
+  const fetch = transport.fetch;
   const options = parseProviderOptions(`${cell.kind}:bench`, {});
   let once: () => Promise<void>;
   if (cell.kind === 'openai') {
@@ -241,7 +241,7 @@ function bareSdk(cell: Cell, url: string, request: ModelRequest): { once: () => 
           await client.chat({ ...body, stream: false });
         };
   }
-  return { once, close: transport.close ?? (() => {}) };
+  return { once, close: () => transport.close() };
 }
 
 export async function benchProviderOverhead(): Promise<BenchResult[]> {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { excelTools, renderInput } from '../tests/fixtures/excel-catalog.js';
+import { renderOnce } from '../tests/helpers/render-once.js';
 import { claudeCode } from './claude-code.js';
 import { clineXml } from './cline-xml.js';
-import { excelTools, renderInput } from './fixtures/excel-catalog.js';
 import { hermes } from './hermes.js';
 import { protocolOfPrompt } from './parts/call-protocol.js';
-import { renderOnce } from './render-once.js';
 
 describe('agent-style renderers', () => {
   it('cline-xml: each tool an element with its usage, one tool per message, the tool-named-xml protocol', () => {

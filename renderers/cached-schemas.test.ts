@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { catalogOf, excelTools, readCase, renderInput } from '../tests/fixtures/excel-catalog.js';
+import { renderOnce } from '../tests/helpers/render-once.js';
 import { cachedSchemas } from './cached-schemas.js';
-import { catalogOf, excelTools, readCase, renderInput } from './fixtures/excel-catalog.js';
-import { renderOnce } from './render-once.js';
 
 const cacheInput = (overrides: Parameters<typeof renderInput>[0] = {}) =>
   renderInput({ catalog: catalogOf(excelTools, 'cache'), ...overrides });

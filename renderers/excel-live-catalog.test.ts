@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { excelServer } from '../mock-servers/mcp/excel/index.js';
-import { connectInMemory } from '../mock-servers/mcp/excel/test-client.js';
 import type { ToolDef } from '../src/contracts/tool.js';
-import { catalogOf, readCase } from './fixtures/excel-catalog.js';
+import { catalogOf, readCase } from '../tests/fixtures/excel-catalog.js';
+import { connectInMemory } from '../tests/helpers/builtin-server-client.js';
+import { renderOnce } from '../tests/helpers/render-once.js';
 import { renderers } from './index.js';
-import { renderOnce } from './render-once.js';
 
 /**
  * Inline snapshots of every renderer on the real excel MCP server's catalog (tools/list through the SDK

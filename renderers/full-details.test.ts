@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { catalogOf, excelTools, readCase, renderInput } from './fixtures/excel-catalog.js';
+import { catalogOf, excelTools, readCase, renderInput } from '../tests/fixtures/excel-catalog.js';
+import { renderOnce } from '../tests/helpers/render-once.js';
 import { fullDetails } from './full-details.js';
 import { describeType } from './parts/schema-describe.js';
 import { asSchema } from './parts/schema-ref.js';
 import { propertiesOf, rootContext } from './parts/schema-walk.js';
-import { renderOnce } from './render-once.js';
 
 describe('full-details renderer', () => {
   it('renders every tool with description and parameters (xml-tags by default, no stop sequence)', () => {

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ToolgaugeError } from '../src/errors.js';
-import { renderInput } from './fixtures/excel-catalog.js';
-import { getRenderer, renderers, resolveTextToolName } from './index.js';
-import { renderOnce } from './render-once.js';
+import { resolveRenderer } from '../src/plugins/index.js';
+import { renderInput } from '../tests/fixtures/excel-catalog.js';
+import { renderOnce } from '../tests/helpers/render-once.js';
+import { renderers, resolveTextToolName } from './index.js';
 
 describe('renderer registry', () => {
-  it('maps each name to its renderer', () => {
+  it('maps each name to its renderer, through the one renderer registry', async () => {
     expect(Object.keys(renderers)).toEqual([
       'names-only',
       'full-details',
@@ -17,7 +18,7 @@ describe('renderer registry', () => {
       'claude-code',
     ]);
     for (const [name, r] of Object.entries(renderers)) {
-      expect(getRenderer(name)).toBe(r);
+      expect(await resolveRenderer(name, '.', () => 'test')).toBe(r);
       expect(r.name).toBe(name);
       expect(renderOnce(r, renderInput()).messages).toHaveLength(1);
     }
@@ -50,10 +51,10 @@ describe('renderer registry', () => {
     }
   });
 
-  it('rejects unknown names, listing the valid ones', () => {
+  it('rejects unknown names, listing the valid ones', async () => {
     for (const name of ['nope', 'toString', '__proto__']) {
       try {
-        getRenderer(name);
+        await resolveRenderer(name, '.', () => 'test');
         expect.unreachable();
       } catch (e) {
         expect(e).toBeInstanceOf(ToolgaugeError);

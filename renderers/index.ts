@@ -1,5 +1,4 @@
 import type { Renderer } from '../src/contracts/renderer.js';
-import { ToolgaugeError } from '../src/errors.js';
 import { cachedSchemas } from './cached-schemas.js';
 import { claudeCode } from './claude-code.js';
 import { clineXml } from './cline-xml.js';
@@ -21,16 +20,6 @@ export const renderers = {
 } satisfies Record<string, Renderer>;
 
 export type RendererName = keyof typeof renderers;
-
-/** The bundled renderer called `name`; an unknown name is a config error listing the valid ones. */
-export function getRenderer(name: string): Renderer {
-  if (Object.hasOwn(renderers, name)) return renderers[name as RendererName];
-  throw new ToolgaugeError(
-    'UNKNOWN_RENDERER',
-    `unknown renderer "${name}"; valid renderers: ${Object.keys(renderers).join(', ')}`,
-    { name, valid: Object.keys(renderers) },
-  );
-}
 
 export { renderNativeTools } from './native-functions.js';
 export {

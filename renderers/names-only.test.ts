@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ToolgaugeError } from '../src/errors.js';
-import { catalogOf, excelTools, readCase, renderInput } from './fixtures/excel-catalog.js';
+import { catalogOf, excelTools, readCase, renderInput } from '../tests/fixtures/excel-catalog.js';
+import { renderOnce } from '../tests/helpers/render-once.js';
 import { namesOnly } from './names-only.js';
 import { propertiesOf, rootContext } from './parts/schema-walk.js';
-import { renderOnce } from './render-once.js';
 
 describe('names-only renderer', () => {
   it('renders the broken prompt of case study 000', () => {

@@ -4,11 +4,11 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderKind, RenderedTool } from '../src/contracts/model.js';
 import type { ToolDef } from '../src/contracts/tool.js';
-import { startCaptureServer } from './fixtures/capture-server.js';
-import { catalogOf, excelTools, readCase, renderInput } from './fixtures/excel-catalog.js';
+import { catalogOf, excelTools, readCase, renderInput } from '../tests/fixtures/excel-catalog.js';
+import { startCaptureServer } from '../tests/helpers/capture-server.js';
+import { renderOnce } from '../tests/helpers/render-once.js';
 import { nativeFunctions } from './native-functions.js';
 import { asObjectSchema } from './parts/schema-normalize.js';
-import { renderOnce } from './render-once.js';
 
 // Typed mappings: if RenderedTool stopped fitting an SDK's tool type, tsc would fail here.
 function toOpenAI(tools: RenderedTool[]): OpenAI.Chat.Completions.ChatCompletionTool[] {
@@ -135,6 +135,14 @@ describe('native-functions renderer', () => {
     expect(chartOllama?.parameters).toMatchObject({
       properties: { series: { type: 'array', items: { type: 'object', required: ['values_range'] } } },
     });
+  });
+
+  it("renders for a user's provider of a kind of its own: refs inlined, names of at most 64 characters", () => {
+    const long = { ...excelTools[0]!, name: `x${'y'.repeat(100)}` };
+    const out = render('my-gateway', [...excelTools, long]);
+    expect(JSON.stringify(out.tools?.find((t) => t.name === 'create_chart')?.parameters)).not.toContain('$ref');
+    expect(Math.max(...(out.tools ?? []).map((t) => t.name.length))).toBe(64);
+    expect(render('anthropic', [long]).tools?.[0]?.name).toHaveLength(101);
   });
 
   it('makes names valid per provider and keeps the way back in target', () => {

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { JSONSchema } from '../src/contracts/json-schema.js';
 import type { ProviderKind } from '../src/contracts/model.js';
 import type { ToolDef } from '../src/contracts/tool.js';
-import { catalogOf, readCase } from './fixtures/excel-catalog.js';
+import { catalogOf, readCase } from '../tests/fixtures/excel-catalog.js';
+import { renderOnce } from '../tests/helpers/render-once.js';
 import { renderers } from './index.js';
-import { renderOnce } from './render-once.js';
 
 const DEFS: JSONSchema = {
   Leaf: { type: 'string', description: 'a leaf' },

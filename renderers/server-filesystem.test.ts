@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderKind } from '../src/contracts/model.js';
 import type { ToolDef } from '../src/contracts/tool.js';
 import { countTokens, requestTokens } from '../src/util/tokens.js';
-import { catalogOf, readCase } from './fixtures/excel-catalog.js';
+import { catalogOf, readCase } from '../tests/fixtures/excel-catalog.js';
+import { renderOnce } from '../tests/helpers/render-once.js';
 import { renderers } from './index.js';
-import { renderOnce } from './render-once.js';
 
 // The real tools of @modelcontextprotocol/server-filesystem, listed over stdio by the real SDK client.
 describe('rendering the real @modelcontextprotocol/server-filesystem catalog', () => {

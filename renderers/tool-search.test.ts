@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RenderedTool } from '../src/contracts/model.js';
 import type { ToolDef } from '../src/contracts/tool.js';
-import { excelTools, renderInput } from './fixtures/excel-catalog.js';
+import { excelTools, renderInput } from '../tests/fixtures/excel-catalog.js';
 import { toolSearch, toolSearchOfPrompt } from './tool-search.js';
 
 describe('tool-search renderer', () => {

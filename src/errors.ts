@@ -19,6 +19,8 @@ export type ErrorCode =
   | 'SERVER_TIMEOUT'
   /** A tool result over the MCP transport's message limit: nothing crashed, the message was not read. */
   | 'TOOL_RESULT_TOO_LARGE'
+  /** An MCP server that answered past a bound (a tools/list that never ends): nothing crashed, it was not read on. */
+  | 'SERVER_BAD_RESPONSE'
   | 'PROVIDER_AUTH'
   | 'PROVIDER_HTTP'
   | 'PROVIDER_TIMEOUT'

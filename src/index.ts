@@ -8,12 +8,12 @@ export { startLlmMock } from '../mock-servers/llm/server.js';
 export { builtinServers } from '../mock-servers/mcp/index.js';
 export { providerLoaders } from '../providers/index.js';
 export { providerFactories } from '../providers/provider-factories.js';
-export { getRenderer, renderers } from '../renderers/index.js';
+export { renderers } from '../renderers/index.js';
+export * from './api/index.js';
 export { ServerPool } from './catalog/server-pool.js';
 export { loadConfig, loadSuites } from './config/load-config.js';
 export { loadSuite } from './config/load-suite.js';
 export type * from './contracts/index.js';
-export { isToolgaugeError, ToolgaugeError } from './errors.js';
 export type {
   PromptfooGradeContext,
   PromptfooProviderConfig,
@@ -22,11 +22,14 @@ export type {
 export { caseFromVars, PromptfooCaseRunner, PromptfooProviderConfigSchema } from './export/promptfoo-case.js';
 export { gradeForPromptfoo } from './export/promptfoo-grade.js';
 export { gradeCase } from './graders/grade-case.js';
-export { getGrader, graders } from './graders/index.js';
+export { graders } from './graders/index.js';
 export { acceptedCalls, parseResponse } from './parse/index.js';
 export {
+  resolveGrader,
   resolveGraders,
+  resolveProvider,
   resolveProviders,
+  resolveRenderer,
   resolveStrategies,
 } from './plugins/index.js';
 export { resolveReporters } from './report/reporter-registry.js';

@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTempDirs } from './helpers/temp-dirs.js';
 import { runCliAnywhere } from './run-cli-anywhere.js';
@@ -95,18 +95,22 @@ describe('toolgauge doctor', () => {
       join(dir, 'same.yaml'),
       `${config.replace('gate: {', 'gate: { maxInfraErrorRate: 0.5,')}timeouts: { turnMs: 1000 }\n`,
     );
-    // another seed: another measurement
-    writeFileSync(join(dir, 'reseeded.yaml'), `${config}seed: 7\n`);
+    // another seed: another measurement; its runs go elsewhere, and doctor is run from the folder above the config's
+    writeFileSync(join(dir, 'reseeded.yaml'), `${config}seed: 7\nout: runs\n`);
     const [same, reseeded] = await Promise.all([
       runCliAnywhere(['doctor', '-c', 'same.yaml'], dir),
-      runCliAnywhere(['doctor', '-c', 'reseeded.yaml'], dir),
+      runCliAnywhere(['doctor', '-c', join(basename(dir), 'reseeded.yaml')], dirname(dir)),
     ]);
     expect(same.stdout).toMatch(/ok {4}expected calls: every case names tools and parameters its servers list/);
     expect(same.stdout).toMatch(/ok {4}baseline: base\/b\.json \(run \S+, this configuration\)/);
     expect(same.stdout).toContain('doctor: ready to run\n');
     expect(same.code).toBe(0);
     expect(reseeded.stdout).toMatch(
-      /warn {2}baseline: base\/b\.json \(run \S+\) was made with another configuration .*\n +fix: .*toolgauge baseline update/,
+      /warn {2}baseline: \S+\/base\/b\.json \(run \S+\) was made with another configuration .*\n +fix: .*toolgauge baseline update/,
+    );
+    // the fix names the run folder where this config's runs are, as typed from where doctor ran
+    expect(reseeded.stdout).toContain(
+      `toolgauge baseline update ${basename(dir)}/runs/<run-id> -c ${basename(dir)}/reseeded.yaml`,
     );
     expect(reseeded.stdout).toContain('doctor: ready to run (1 warning)');
   }, 90_000);

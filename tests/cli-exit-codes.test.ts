@@ -79,6 +79,16 @@ describe.concurrent('values out of range exit 2 naming the flag and the valid ra
     await expectUsageError(['replay', runDirFrom(run.stderr), '--concurrency', '0'], /--concurrency 0: must be/);
   });
 
+  it('a file that is not a run nor a baseline is named as such, not as missing', async () => {
+    // (was "not found" for a file that is there)
+    const readme = join(FIXTURES, '..', '..', 'README.md');
+    const notRun = /: not a run \(pass a reports\/<run-id> folder or its run\.jsonl\)$/;
+    await expectUsageError(['report', readme], `report ${readme}`, notRun);
+    const notBaseline = /: not a baseline or a run \(pass reports\/baseline\.json, /;
+    await expectUsageError(['compare', readme, readme], `baseline ${readme}`, notBaseline);
+    await expectUsageError(['plan', readme], `baseline ${readme}`, notBaseline);
+  });
+
   it('a port above 65535', async () => {
     await expectUsageError(['serve', 'mcp', 'coder', '--http', '99999'], /--http must be a port from 0 to 65535/);
     await expectUsageError(['serve', 'llm', '--port', '65536'], /--port must be a port from 0 to 65535/);

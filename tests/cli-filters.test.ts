@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CaseRecord } from '../src/run-log/schema.js';
@@ -63,6 +63,14 @@ describe('case selection: --filter and --tag (real CLI)', () => {
     const again = await runCli(['replay', runDir, '-q', '--filter', '*-zh', '--tag', 'metadata']);
     expect(again.code).toBe(0);
     expect(caseIds(runDirFrom(again.stderr))).toEqual(['excel/metadata-ranges-zh']);
+    // the run log carries each case's tags (the report's tag search reads them there, not from the suite)
+    for (const dir of [runDir, runDirFrom(again.stderr)]) {
+      const tags = readRecords(join(dir, 'run.jsonl')).flatMap((r) =>
+        r.type === 'case' && r.case === 'metadata-ranges-zh' ? [r.tags] : [],
+      );
+      expect(tags).toEqual([['metadata', 'zh', 'follow-up']]);
+      expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('"follow-up"');
+    }
     const none = await runCli(['replay', runDir, '-q', '--tag', 'no-such-tag']);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("--tag 'no-such-tag' is on no case");

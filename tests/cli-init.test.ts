@@ -1,4 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,6 +30,11 @@ function toolErrors(text: string): { errors: number; calls: number } {
   const m = /(\d+) of (\d+) tool calls returned errors/.exec(text);
   if (!m) throw new Error(`no tool-error count in:\n${text}`);
   return { errors: Number(m[1]), calls: Number(m[2]) };
+}
+
+/** The tool errors init's closing lines quote (`  tool: message`, before "(edit the arguments"). */
+function quotedToolErrors(stdout: string): string[] {
+  return /\n((?: {2}[\w-]+: [^\n]*\n)+) {2}\(edit the arguments/.exec(stdout)?.[1]?.trimEnd().split('\n') ?? [];
 }
 
 async function startHttpExcel(): Promise<string> {
@@ -71,12 +78,20 @@ async function initAndEval(args: string[], name: string, tools: number) {
   const diff = await runCli(['schemas', 'diff', '-c', join(dir, 'toolgauge.config.yaml')], elsewhere);
   expect(diff.stdout).toContain(`${name}: schema cache matches the live servers (${tools} tools)`);
   expect(diff.code).toBe(0);
-  return { dir, text };
+  return { dir, text, stdout: res.stdout };
 }
 
 describe('toolgauge init', () => {
   it('writes a starter for the bundled excel server started over stdio by `serve mcp excel`', async () => {
-    const { text } = await initAndEval(['--server', `${CLI} serve mcp excel`], 'excel', 25);
+    const { text, stdout } = await initAndEval(['--server', `${CLI} serve mcp excel`], 'excel', 25);
+    // the examples other tools' descriptions give (sheet "Sheet1") and cell names (A1) fill the parameters whose own
+    // descriptions give none: the wiring of the bundled server is shown to work (was: 26 of 50 calls erring)
+    expect(stdout).toContain('The wiring works: the server answered, though');
+    expect(text).toContain('sheet_name: [Sheet1]');
+    // three different tool errors quoted (was: one example call's error once per renderer)
+    const quoted = quotedToolErrors(stdout);
+    expect(quoted, stdout).toHaveLength(3);
+    expect(new Set(quoted).size, stdout).toBe(3);
     // required parameters filled from the schema, marked for a person to write
     expect(text).toMatch(/- tool: read_data_from_excel\n\s+args: +# TODO/);
     expect(text).toContain('filepath: [');
@@ -199,5 +214,23 @@ describe('toolgauge init', () => {
     const none = await runCli(['init'], dir);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('exactly one of --server');
+    // a URL where a web server answers with a long HTML error page: one line with the status, not the page
+    const page = `<!DOCTYPE html>\n<html>\n<body>\n${'<p>Not an MCP server.</p>\n'.repeat(4000)}</body>\n</html>\n`;
+    const web = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end(page));
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(web.address() as AddressInfo).port}/mcp`;
+      const html = await runCli(['init', '--url', url, '--no-eval'], tempDir('tg-init-'));
+      expect(html.code).toBe(2);
+      const lines = html.stderr.split('\n').filter((l) => l.trim());
+      expect(lines, html.stderr.slice(0, 500)).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^toolgauge: MCP server '\S+' failed to start: HTTP 404: Streamable HTTP error: .*<!DOCTYPE html> <html>/,
+      );
+      expect(lines[0]?.length).toBeLessThan(500);
+    } finally {
+      web.closeAllConnections();
+      await new Promise<void>((resolve) => web.close(() => resolve()));
+    }
   }, 60_000);
 });

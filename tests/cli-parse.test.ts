@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ParseDocument } from '../src/cli/parse-document.js';
+import type { ParseDocument } from '../src/api/parse-document.js';
 import { FIXTURES, runCli } from './cli-helpers.js';
 import { useTempDirs } from './helpers/temp-dirs.js';
 

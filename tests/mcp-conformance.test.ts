@@ -11,7 +11,7 @@ const tempDir = useTempDirs();
 
 // @modelcontextprotocol/conformance@0.1.13 (the last release that runs on Node 20); server mode is HTTP only.
 const CONFORMANCE = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const EXPECTED_FAILURES = join(ROOT, 'mock-servers/mcp/conformance-expected-failures.yml');
+const EXPECTED_FAILURES = join(ROOT, 'tests/fixtures/conformance-expected-failures.yml');
 const SERVERS = ['excel', 'economist', 'coder'] as const;
 
 /** What a tools-only server passes; see the expected-failures file for why the last two are listed. */

@@ -196,6 +196,47 @@ describe('server pool with a misbehaving stdio server (real CLI, real processes)
     expect(processesWith(marker)).toEqual([]);
   });
 
+  it('a tools/list that never ends is a SERVER_BAD_RESPONSE naming the bound; a long one and many calls print no warning', async () => {
+    const marker = `tg-faulty-${randomUUID()}`;
+    // a tool of the 12th page, called 12 times in one reply: each request of a case once added a listener to its signal
+    const twelve = Array.from({ length: 12 }, () => '{ tool: whoami_12, args: {} }').join(', ');
+    const long = writeFaultyRun(
+      marker,
+      { FAULTY_PAGES: '12' },
+      `  - { id: c1, prompt: p, expect: { calls: [${twelve}] } }\n`,
+      20_000,
+    );
+    const endless = writeFaultyRun(marker, { FAULTY_PAGES: 'endless' }, call('c1', 'whoami'), 20_000);
+    const [ok, bad] = await Promise.all([runCli(['eval', '-c', long.config]), runCli(['eval', '-c', endless.config])]);
+    expect(ok.code, ok.stderr).toBe(0);
+    const c1 = runRecords(ok.stderr).cases.get('c1');
+    expect(c1?.error).toBeUndefined();
+    expect(c1?.transcript.turns[0]?.executed.map((e) => e.result)).toEqual(
+      Array(12).fill(expect.stringMatching(/^pid=/)),
+    );
+    expect(runRecords(bad.stderr).cases.get('c1')?.error).toEqual({
+      code: 'SERVER_BAD_RESPONSE',
+      message:
+        "MCP server 'faulty' listed more than 10000 tools in tools/list: the listing was stopped (a server's catalog is read up to 10000 tools in 1000 pages)",
+    });
+    for (const res of [ok, bad]) expect(res.stderr).not.toContain('MaxListenersExceededWarning');
+    expect(processesWith(marker)).toEqual([]);
+  });
+
+  it('a tool whose input schema nests thousands deep is a SERVER_BAD_RESPONSE naming the tool, not a stack overflow', async () => {
+    const marker = `tg-faulty-${randomUUID()}`;
+    const run = writeFaultyRun(marker, { FAULTY_DEEP_SCHEMA: '2000' }, call('c1', 'whoami'), 20_000);
+    // native-functions walks each schema to normalize it: it ran out of stack (INTERNAL) on this one
+    writeFileSync(run.config, readFileSync(run.config, 'utf8').replace('[full-details]', '[native-functions]'));
+    const res = await runCli(['eval', '-c', run.config, '-q']);
+    expect(runRecords(res.stderr).cases.get('c1')?.error).toEqual({
+      code: 'SERVER_BAD_RESPONSE',
+      message:
+        "MCP server 'faulty' lists the tool 'deep' with an input schema nested deeper than 127 levels, past what toolgauge reads: the listing was stopped",
+    });
+    expect(processesWith(marker)).toEqual([]);
+  });
+
   it('a server slower to start than any tool call is waited for up to timeouts.serverStartMs, not toolMs', async () => {
     const marker = `tg-faulty-${randomUUID()}`;
     // Starts in 1.5 s; tool calls are bounded at 0.5 s. Before serverStartMs, the start was bounded by toolMs and every

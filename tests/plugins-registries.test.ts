@@ -42,6 +42,12 @@ describe('plugin registries', () => {
     expect(Object.keys(providerLoaders)).toEqual(['openai', 'anthropic', 'ollama', 'openai-compatible', 'sim']);
   });
 
+  it('offer one lookup per kind: the package exports the registries and no second lookup of the built-ins', async () => {
+    const names = Object.keys(await import('../src/index.js'));
+    expect(names).toEqual(expect.arrayContaining(['resolveRenderer', 'resolveProvider', 'resolveGrader']));
+    expect(names.filter((n) => /^get(Renderer|Grader|Provider|Reporter)$/.test(n))).toEqual([]);
+  });
+
   it('expand `default` to every built-in writer and always add run.json', async () => {
     const all = await resolveReporters(undefined, ROOT, () => 'test');
     expect(all.builtins.map((b) => b.name)).toEqual(Object.keys(builtinReporters));

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PromptfooGradeContext } from '../src/export/promptfoo-case.js';
-import { getGrader } from '../src/graders/index.js';
+import { resolveGrader } from '../src/plugins/index.js';
 import { ROOT } from './cli-helpers.js';
 import { useTempDirs } from './helpers/temp-dirs.js';
 import { HAVE_PROMPTFOO, runPromptfoo, SKIP_MESSAGE } from './promptfoo-helpers.js';
@@ -53,7 +53,7 @@ describe.skipIf(!HAVE_PROMPTFOO)('promptfoo eval of examples/promptfoo (real pro
         const name = GRADER_OF[fn];
         expect(name, c.assertion.value).toBeDefined();
         // The grade promptfoo recorded is the toolgauge grader's verdict on the transcript promptfoo returned.
-        const grade = getGrader(name!).grade({
+        const grade = (await resolveGrader(name!, ROOT, () => 'test')).grade({
           case: ctx.case,
           transcript: ctx.transcript,
           protocol: ctx.protocol,

@@ -1,4 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startLlmMock } from '../mock-servers/llm/index.js';
@@ -88,4 +90,49 @@ describe('provider-reported token usage with prompt-cache reads and writes', () 
       per(ant.usage.cacheWrite),
     ]);
   }, 120_000);
+
+  it('a usage that is not counts (1e999, a string, -5) is taken as not reported, and the run log reads back', async () => {
+    // a server that answers every request with text and usage figures no API sends: Infinity (JSON writes it null),
+    // a string, a negative count, in turn
+    const figures = ['1e999', '"12"', '-5'];
+    let n = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const input = figures[n++ % figures.length];
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          `{"id":"c${n}","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"Paris."}}],"usage":{"prompt_tokens":${input},"completion_tokens":3,"total_tokens":3}}`,
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    const config = join(work, 'counts.yaml');
+    writeFileSync(
+      config,
+      [
+        `suites: [${JSON.stringify(join(FIXTURES, 'mini.yaml'))}]`,
+        'renderers: [native-functions]',
+        `providers: [{ id: 'openai-compatible:m', options: { baseURL: '${url}', maxRetries: 0 } }]`,
+        'concurrency: 1',
+        `out: ${JSON.stringify(join(work, 'counts'))}`,
+      ].join('\n'),
+    );
+    let runDir = '';
+    try {
+      const res = await runCli(['eval', '-c', config, '-q']);
+      runDir = runDirFrom(res.stderr);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    expect(n).toBe(3);
+    // was: "run.jsonl:4: not a valid case record (usage.input: … received null); the run log is corrupt"
+    const report = await runCli(['report', runDir]);
+    expect(report.stderr).not.toContain('corrupt');
+    expect(report.code, report.stderr).toBe(0);
+    const records = readRecords(join(runDir, 'run.jsonl')).filter((r): r is CaseRecord => r.type === 'case');
+    expect(records.map((r) => r.usage)).toEqual(Array(3).fill({ input: 0, output: 3, cached: 0 }));
+  }, 60_000);
 });

@@ -4,7 +4,7 @@
  * the parser's hostile inputs. Listens on 127.0.0.1 only.
  */
 import { type Fault, type LlmMockHandle, type Responder, startLlmMock } from '../../mock-servers/llm/index.js';
-import { ADVERSARIAL_INPUTS } from '../../src/parse/adversarial.js';
+import { ADVERSARIAL_INPUTS } from '../../tests/fixtures/parse/adversarial.js';
 
 /** Deterministic PRNG (mulberry32): a soak run is reproducible from its seed. */
 export function prng(seed: number): () => number {

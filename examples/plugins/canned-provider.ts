@@ -7,7 +7,7 @@ export function provider(options: Record<string, unknown>): Provider {
   const reply = typeof options.reply === 'string' ? options.reply : 'I cannot help with that.';
   return {
     id: 'canned',
-    kind: 'sim',
+    kind: 'canned', // a kind of its own: a provider need not pose as a built-in one
     simulated: true,
     async generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse> {
       signal?.throwIfAborted();

@@ -92,7 +92,7 @@ export function providerResponder(
 ): Responder {
   return async (request) => {
     const oracle = oracleFor?.(request);
-    const response = await provider.generate({ ...toModelRequest(request), ...(oracle ? { oracle } : {}) });
+    const response = await provider.generate(toModelRequest(request), undefined, oracle);
     const reply: MockReply = {
       text: response.text,
       toolCalls: response.toolCalls.map((call) => ({

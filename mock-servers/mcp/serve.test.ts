@@ -10,7 +10,7 @@ import { isLoopbackRequest } from '../../src/util/loopback-guard.js';
 import { excelServer } from './excel/index.js';
 import { type HttpServeHandle, serveHttp } from './serve.js';
 
-const STDIO_ENTRY = fileURLToPath(new URL('./excel/stdio.ts', import.meta.url));
+const STDIO_ENTRY = fileURLToPath(new URL('../../tests/fixtures/excel-stdio.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 function rawRequest(

@@ -20,7 +20,7 @@ export interface AnthropicProviderSettings {
 /** A provider over the official `@anthropic-ai/sdk`, Messages API, streaming or not. */
 export function createAnthropicProvider(settings: AnthropicProviderSettings): Provider {
   const { options } = settings;
-  const transport = createTransport(options);
+  const transport = createTransport(settings.id, options);
   const client = new Anthropic({
     apiKey: settings.apiKey,
     authToken: null,
@@ -29,7 +29,7 @@ export function createAnthropicProvider(settings: AnthropicProviderSettings): Pr
     maxRetries: 0, // retries are ours (providers/shared/retry.ts)
     timeout: options.timeoutMs + 5_000, // our own per-attempt timer fires first
     ...(settings.endpoint.headers ? { defaultHeaders: settings.endpoint.headers } : {}),
-    ...(transport.fetch ? { fetch: transport.fetch } : {}),
+    fetch: transport.fetch,
   });
   return createSdkProvider({
     id: settings.id,

@@ -25,8 +25,8 @@ export interface OllamaProviderSettings {
  */
 export function createOllamaProvider(settings: OllamaProviderSettings): Provider {
   const { options } = settings;
-  const transport = createTransport(options);
-  const baseFetch = transport.fetch ?? ((input, init) => fetch(input, init));
+  const transport = createTransport(settings.id, options);
+  const baseFetch = transport.fetch;
   return createSdkProvider({
     id: settings.id,
     kind: 'ollama',

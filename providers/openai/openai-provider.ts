@@ -45,7 +45,7 @@ function prepareResponses(client: OpenAI, settings: OpenAIProviderSettings, requ
 /** A provider over the official `openai` SDK: Chat Completions, or the Responses API with `api: 'responses'`. */
 export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider {
   const { options } = settings;
-  const transport = createTransport(options);
+  const transport = createTransport(settings.id, options);
   const client = new OpenAI({
     apiKey: settings.apiKey,
     baseURL: settings.endpoint.baseURL,
@@ -55,7 +55,7 @@ export function createOpenAIProvider(settings: OpenAIProviderSettings): Provider
     maxRetries: 0, // retries are ours (providers/shared/retry.ts)
     timeout: options.timeoutMs + 5_000, // our own per-attempt timer fires first
     ...(settings.endpoint.headers ? { defaultHeaders: settings.endpoint.headers } : {}),
-    ...(transport.fetch ? { fetch: transport.fetch } : {}),
+    fetch: transport.fetch,
   });
   return createSdkProvider({
     id: settings.id,

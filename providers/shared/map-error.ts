@@ -46,12 +46,33 @@ export function providerError(providerId: string, facts: ErrorFacts, cause?: unk
   );
 }
 
+const BLOCKED_PORT =
+  "Node's fetch refuses this port (the fetch standard blocks it); serve the model on another port, or set the provider option transport: node-http";
+
+/** An error's own words: an AggregateError (every address of a host refused) has none, its first error has them. */
+function ownMessage(error: Error): string {
+  if (error.message) return error.message;
+  const first =
+    error instanceof AggregateError ? (error.errors as unknown[]).find((e) => e instanceof Error) : undefined;
+  return first ? ownMessage(first) : ((error as NodeJS.ErrnoException).code ?? error.name);
+}
+
+/**
+ * The error's message with its causes' (`Connection error. (fetch failed: connect ECONNREFUSED 127.0.0.1:8000)`): the
+ * SDKs wrap fetch's TypeError, which wraps the socket's error, and only the innermost says what went wrong.
+ */
 function messageOf(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-    return `${error.message}${cause}`;
+  if (!(error instanceof Error)) return String(error);
+  const causes: string[] = [];
+  let cause = error.cause;
+  for (let depth = 0; depth < 5 && cause instanceof Error; depth++) {
+    const own = ownMessage(cause);
+    // undici's words for a port on the fetch standard's blocked list (6000, 6665-6669, 10080…): say what to do
+    const text = own === 'bad port' ? `bad port: ${BLOCKED_PORT}` : own;
+    if (!causes.includes(text)) causes.push(text);
+    cause = cause.cause;
   }
-  return String(error);
+  return causes.length > 0 ? `${error.message} (${causes.join(': ')})` : error.message;
 }
 
 /**

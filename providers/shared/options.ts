@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { type ProviderOptions, providerOptionsSchema } from '../../src/config/provider-options-schema.js';
 import { ToolgaugeError } from '../../src/errors.js';
 import { REDACTED, registerCredentials } from '../../src/util/redact.js';

@@ -1,8 +1,7 @@
-import type { ModelRequest } from '../../src/contracts/index.js';
 import { planTurn } from './oracle-plan.js';
 import { speak } from './persona-kit.js';
 import { viewOf } from './request-view.js';
-import type { Persona } from './types.js';
+import type { Persona, PersonaRequest } from './types.js';
 
 /**
  * Reaches the same result as the oracle by another valid path: where the case names other valid paths
@@ -14,9 +13,9 @@ export const detour: Persona = {
   name: 'detour',
   description:
     "Takes the case's first alternative valid path (expect.alternatives) where it has one, else the oracle's",
-  reply(request: ModelRequest) {
+  reply(request: PersonaRequest) {
     const alternative = request.oracle?.alternatives?.[0];
-    const taken: ModelRequest =
+    const taken: PersonaRequest =
       alternative && request.oracle ? { ...request, oracle: { ...request.oracle, calls: alternative } } : request;
     const view = viewOf(taken);
     return speak(view, planTurn(view));

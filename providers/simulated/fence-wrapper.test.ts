@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Protocol } from '../../src/contracts/index.js';
-import { excelTools, fullDetailsSystem, makeRequest, nativeTools } from '../../tests/helpers/simulated-requests.js';
+import {
+  excelTools,
+  fullDetailsSystem,
+  makeRequest,
+  nativeTools,
+  simulate,
+} from '../../tests/helpers/simulated-requests.js';
 import { simFactory } from './index.js';
 
 const sim = simFactory.create('fence-wrapper', {}, { env: {} });
@@ -11,7 +17,7 @@ async function fenceStats(system: string, protocol: Protocol = 'xml-tags') {
   let fenced = 0;
   const n = 80;
   for (let i = 0; i < n; i++) {
-    const res = await sim.generate(makeRequest({ system, protocol, caseId: `f-${i}` }));
+    const res = await simulate(sim, makeRequest({ system, protocol, caseId: `f-${i}` }));
     const m = FENCE.exec(res.text);
     if (m) {
       fenced++;
@@ -35,7 +41,7 @@ describe('sim:fence-wrapper', () => {
 
   it('keeps the call right inside the fence (case study 001 shape for ```tool_call)', async () => {
     for (let i = 0; i < 40; i++) {
-      const res = await sim.generate(makeRequest({ system: fullDetailsSystem(excelTools), caseId: `f-${i}` }));
+      const res = await simulate(sim, makeRequest({ system: fullDetailsSystem(excelTools), caseId: `f-${i}` }));
       if (!res.text.includes('```tool_call')) continue;
       const body = /```tool_call\n([\s\S]*?)\n```/.exec(res.text)?.[1] ?? '';
       expect(JSON.parse(body)).toEqual({
@@ -54,7 +60,8 @@ describe('sim:fence-wrapper', () => {
     const py = await fenceStats(fullDetailsSystem(excelTools), 'python-call');
     expect([...py.kinds.keys()].sort()).toEqual(['python', 'tool_call']);
     for (let i = 0; i < 20; i++) {
-      const res = await sim.generate(
+      const res = await simulate(
+        sim,
         makeRequest({ system: 'Tools.', protocol: 'native', tools: nativeTools(excelTools), caseId: `n-${i}` }),
       );
       expect(res.text).not.toContain('```');

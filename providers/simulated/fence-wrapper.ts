@@ -1,10 +1,9 @@
-import type { ModelRequest } from '../../src/contracts/index.js';
 import { leadIn } from './answer-writer.js';
 import { planTurn } from './oracle-plan.js';
 import { pick, speak, turnRandom } from './persona-kit.js';
 import { fenceKindsFor } from './reply-writer.js';
 import { viewOf } from './request-view.js';
-import type { Persona } from './types.js';
+import type { Persona, PersonaRequest } from './types.js';
 
 const NAME = 'fence-wrapper';
 /** How often the persona fences a text-protocol call, when fences are allowed / forbidden by the prompt. */
@@ -14,7 +13,7 @@ export const FENCE_RATE = { allowed: 0.8, forbidden: 0.25 } as const;
 export const fenceWrapper: Persona = {
   name: NAME,
   description: 'Right calls, but wraps text-protocol calls in ```tool_call / ```json / ```xml fences',
-  reply(request: ModelRequest) {
+  reply(request: PersonaRequest) {
     const view = viewOf(request);
     const plan = planTurn(view);
     const kinds = fenceKindsFor(view.protocol);

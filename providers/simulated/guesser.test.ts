@@ -7,6 +7,7 @@ import {
   makeRequest,
   namesOnlySystem,
   nativeTools,
+  simulate,
   type ToolSketch,
   xmlCalls,
 } from '../../tests/helpers/simulated-requests.js';
@@ -53,7 +54,8 @@ async function correctRate(system: (t: ToolSketch[]) => string): Promise<number>
   const n = 60;
   for (let i = 0; i < n; i++) {
     const { tool, call } = generatedCase(i);
-    const res = await sim.generate(
+    const res = await simulate(
+      sim,
       makeRequest({ system: system([tool]), caseId: `gen-${i}`, oracle: { calls: [call] } }),
     );
     const calls = xmlCalls(res.text);
@@ -74,7 +76,7 @@ describe('sim:guesser', () => {
   });
 
   it('names-only: keeps the tool name and values, guesses names, drops optional parameters', async () => {
-    const res = await sim.generate(makeRequest({ system: namesOnlySystem(excelTools), caseId: 'excel-1' }));
+    const res = await simulate(sim, makeRequest({ system: namesOnlySystem(excelTools), caseId: 'excel-1' }));
     const [call] = xmlCalls(res.text);
     expect(call?.name).toBe('read_data_from_excel');
     expect(Object.values(call?.arguments ?? {}).sort()).toEqual(['Sheet1', 'test.xlsx']);
@@ -82,7 +84,8 @@ describe('sim:guesser', () => {
   });
 
   it('native schemas reveal parameter names, so it calls like the oracle', async () => {
-    const res = await sim.generate(
+    const res = await simulate(
+      sim,
       makeRequest({ system: 'Tools available.', protocol: 'native', tools: nativeTools(excelTools) }),
     );
     expect(res.toolCalls[0]?.name).toBe('excel__read_data_from_excel');
@@ -90,20 +93,20 @@ describe('sim:guesser', () => {
   });
 
   it('answers in prose when the tool is not listed', async () => {
-    const res = await sim.generate(makeRequest({ system: namesOnlySystem([]), oracle: {} }));
+    const res = await simulate(sim, makeRequest({ system: namesOnlySystem([]), oracle: {} }));
     expect(res.text).not.toContain('<tool_call>');
     expect(res.toolCalls).toEqual([]);
   });
 
   it('is deterministic for (seed, case, repeat) and varies across repeats and seeds', async () => {
     const system = namesOnlySystem(excelTools);
-    const once = await sim.generate(makeRequest({ system, caseId: 'd', repeat: 0 }));
-    const again = await sim.generate(makeRequest({ system, caseId: 'd', repeat: 0 }));
+    const once = await simulate(sim, makeRequest({ system, caseId: 'd', repeat: 0 }));
+    const again = await simulate(sim, makeRequest({ system, caseId: 'd', repeat: 0 }));
     expect(again).toEqual(once);
     const texts = new Set<string>();
     for (let r = 0; r < 12; r++) {
-      texts.add((await sim.generate(makeRequest({ system, caseId: 'd', repeat: r }))).text);
-      texts.add((await sim.generate(makeRequest({ system, caseId: 'd', seed: 100 + r }))).text);
+      texts.add((await simulate(sim, makeRequest({ system, caseId: 'd', repeat: r }))).text);
+      texts.add((await simulate(sim, makeRequest({ system, caseId: 'd', seed: 100 + r }))).text);
     }
     expect(texts.size).toBeGreaterThan(1);
   });

@@ -1,9 +1,8 @@
-import type { ModelRequest } from '../../src/contracts/index.js';
 import { guessName, wrongNames } from './name-guesses.js';
 import { optionalParams, type PlannedCall, planTurn } from './oracle-plan.js';
 import { caseRandom, speak, turnRandom } from './persona-kit.js';
 import { type RequestView, viewOf } from './request-view.js';
-import type { Persona, SimCall } from './types.js';
+import type { Persona, PersonaRequest, SimCall } from './types.js';
 
 const NAME = 'guesser';
 /** Error rate per call when the parameter names are shown: even a good model slips now and then. */
@@ -47,7 +46,7 @@ export const guesser: Persona = {
   name: NAME,
   description:
     'Guesses parameter names the prompt did not show (names-only prompts); answers in prose for unlisted tools',
-  reply(request: ModelRequest) {
+  reply(request: PersonaRequest) {
     const view = viewOf(request);
     const plan = planTurn(view);
     if (plan.kind !== 'calls') return speak(view, plan);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolgaugeError } from '../../src/errors.js';
-import { excelTools, fullDetailsSystem, makeRequest } from '../../tests/helpers/simulated-requests.js';
+import { excelTools, fullDetailsSystem, makeRequest, simulate } from '../../tests/helpers/simulated-requests.js';
 import { personas, simFactory } from './index.js';
 
 describe('simFactory', () => {
@@ -34,8 +34,8 @@ describe('simFactory', () => {
       const texts = new Set<string>();
       for (let r = 0; r < 30; r++) {
         const req = makeRequest({ system, caseId: 'det', repeat: r });
-        const a = await p.generate(req);
-        expect(await p.generate(structuredClone(req))).toEqual(a);
+        const a = await simulate(p, req);
+        expect(await simulate(p, structuredClone(req))).toEqual(a);
         texts.add(a.text);
       }
       if (name === 'fence-wrapper' || name === 'noisy') expect(texts.size).toBeGreaterThan(1);
@@ -45,13 +45,13 @@ describe('simFactory', () => {
 
   it('honours stop sequences only when asked, and rejects an aborted signal', async () => {
     const req = { ...makeRequest({ system: fullDetailsSystem(excelTools) }), stop: ['</tool_call>'] };
-    const plain = await simFactory.create('oracle', {}, { env: {} }).generate(req);
+    const plain = await simulate(simFactory.create('oracle', {}, { env: {} }), req);
     expect(plain.text.endsWith('</tool_call>')).toBe(true);
-    const cut = await simFactory.create('oracle', { honorStop: true }, { env: {} }).generate(req);
+    const cut = await simulate(simFactory.create('oracle', { honorStop: true }, { env: {} }), req);
     expect(cut.text).toBe(plain.text.slice(0, plain.text.indexOf('</tool_call>')));
     const ac = new AbortController();
     ac.abort();
-    await expect(simFactory.create('oracle', {}, { env: {} }).generate(req, ac.signal)).rejects.toMatchObject({
+    await expect(simulate(simFactory.create('oracle', {}, { env: {} }), req, ac.signal)).rejects.toMatchObject({
       code: 'ABORTED',
     });
   });

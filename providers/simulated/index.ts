@@ -1,4 +1,4 @@
-import type { ModelRequest, Provider, ProviderFactory } from '../../src/contracts/index.js';
+import type { ModelRequest, Oracle, Provider, ProviderFactory } from '../../src/contracts/index.js';
 import { ToolgaugeError } from '../../src/errors.js';
 import { detour } from './detour.js';
 import { fenceWrapper } from './fence-wrapper.js';
@@ -61,10 +61,10 @@ export const simFactory: ProviderFactory = {
       id: `sim:${model}`,
       kind: 'sim',
       simulated: true,
-      async generate(request: ModelRequest, signal?: AbortSignal) {
+      async generate(request: ModelRequest, signal?: AbortSignal, oracle?: Oracle) {
         if (signal?.aborted) throw new ToolgaugeError('ABORTED', `sim:${model} request aborted`);
         if (latencyMs) await sleep(latencyMs, signal);
-        return toResponse(request, persona.reply(request), { honorStop });
+        return toResponse(request, persona.reply(oracle ? { ...request, oracle } : request), { honorStop });
       },
     };
     return provider;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { excelTools, feedBack, fullDetailsSystem, makeRequest } from '../../tests/helpers/simulated-requests.js';
+import {
+  excelTools,
+  feedBack,
+  fullDetailsSystem,
+  makeRequest,
+  simulate,
+} from '../../tests/helpers/simulated-requests.js';
 import { simFactory } from './index.js';
 import { perturb } from './noisy.js';
 
@@ -25,7 +31,7 @@ describe('sim:noisy', () => {
     const counts = new Map<string, number>();
     const n = 400;
     for (let i = 0; i < n; i++) {
-      const res = await sim.generate(makeRequest({ system: fullDetailsSystem(excelTools), caseId: `n-${i}` }));
+      const res = await simulate(sim, makeRequest({ system: fullDetailsSystem(excelTools), caseId: `n-${i}` }));
       const kind = classify(res.text);
       counts.set(kind, (counts.get(kind) ?? 0) + 1);
     }
@@ -50,8 +56,8 @@ describe('sim:noisy', () => {
         caseId: `s-${i}`,
         oracle: { answerMentions: ['42'] },
       });
-      const after = feedBack(req, await sim.generate(req), ['read_data_from_excel'], () => 'total 42');
-      const res = await sim.generate(after);
+      const after = feedBack(req, await simulate(sim, req), ['read_data_from_excel'], () => 'total 42');
+      const res = await simulate(sim, after);
       if (!res.text.includes('42')) {
         expect(res.text).toContain('等待工具返回结果');
         dangling++;

@@ -1,10 +1,9 @@
-import type { ModelRequest } from '../../src/contracts/index.js';
 import { danglingWait, proseAnswer } from './answer-writer.js';
 import { type PlannedCall, planTurn } from './oracle-plan.js';
 import { pick, speak, turnRandom } from './persona-kit.js';
 import { fenceKindsFor } from './reply-writer.js';
 import { viewOf } from './request-view.js';
-import type { Persona, SimReply } from './types.js';
+import type { Persona, PersonaRequest, SimReply } from './types.js';
 
 const NAME = 'noisy';
 /** Chance that a turn carries one fault. */
@@ -52,7 +51,7 @@ function withOneArg(
 export const noisy: Persona = {
   name: NAME,
   description: 'Mostly right, with a small seeded mix of all faults (wrong value, missing argument, fence, stop…)',
-  reply(request: ModelRequest): SimReply {
+  reply(request: PersonaRequest): SimReply {
     const view = viewOf(request);
     const plan = planTurn(view);
     const random = turnRandom(request, NAME, 'fault');

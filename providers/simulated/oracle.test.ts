@@ -8,6 +8,7 @@ import {
   namesOnlySystem,
   nativeTools,
   readSheet,
+  simulate,
   xmlCalls,
 } from '../../tests/helpers/simulated-requests.js';
 import { simFactory } from './index.js';
@@ -18,7 +19,7 @@ const sheet = '名称, 数量\n苹果, 3';
 describe('sim:oracle', () => {
   it('emits exactly the expected call with first allowed values, omitting those whose first value is ""', async () => {
     for (const system of [fullDetailsSystem(excelTools), namesOnlySystem(excelTools)]) {
-      const res = await sim.generate(makeRequest({ system }));
+      const res = await simulate(sim, makeRequest({ system }));
       expect(xmlCalls(res.text)).toEqual([
         { name: 'read_data_from_excel', arguments: { filepath: 'test.xlsx', sheet_name: 'Sheet1', start_cell: 'A1' } },
       ]);
@@ -33,7 +34,7 @@ describe('sim:oracle', () => {
       tools: nativeTools(excelTools),
       oracle: { answerMentions: ['名称', '数量', '不存在'] },
     });
-    const first = await sim.generate(req);
+    const first = await simulate(sim, req);
     expect(first.finishReason).toBe('tool_calls');
     expect(first.toolCalls).toHaveLength(1);
     expect(first.toolCalls[0]?.name).toBe('excel__read_data_from_excel');
@@ -43,7 +44,10 @@ describe('sim:oracle', () => {
       sheet_name: 'Sheet1',
       start_cell: 'A1',
     });
-    const second = await sim.generate(feedBack(req, first, [], () => sheet));
+    const second = await simulate(
+      sim,
+      feedBack(req, first, [], () => sheet),
+    );
     expect(second.toolCalls).toEqual([]);
     expect(second.finishReason).toBe('stop');
     expect(second.text).toContain('名称');
@@ -64,7 +68,7 @@ describe('sim:oracle', () => {
     });
     const seen: string[] = [];
     for (let turn = 0; turn < 5; turn++) {
-      const res = await sim.generate(req);
+      const res = await simulate(sim, req);
       const calls = xmlCalls(res.text);
       if (calls.length === 0) {
         expect(res.text).toContain('done');
@@ -79,11 +83,13 @@ describe('sim:oracle', () => {
 
   it('parallel: all calls in one reply (json and python-call protocols)', async () => {
     const calls = [readSheet, { tool: 'read_data_from_excel', args: { filepath: ['b.xlsx'], sheet_name: ['S2'] } }];
-    const json = await sim.generate(
+    const json = await simulate(
+      sim,
       makeRequest({ system: fullDetailsSystem(excelTools), protocol: 'json', oracle: { calls } }),
     );
     expect(JSON.parse(json.text)).toHaveLength(2);
-    const py = await sim.generate(
+    const py = await simulate(
+      sim,
       makeRequest({ system: fullDetailsSystem(excelTools), protocol: 'python-call', oracle: { calls } }),
     );
     expect(py.text).toBe(
@@ -93,7 +99,8 @@ describe('sim:oracle', () => {
   });
 
   it('answers in prose for irrelevant cases and when the needed tool is not in the request', async () => {
-    const irrelevant = await sim.generate(
+    const irrelevant = await simulate(
+      sim,
       makeRequest({
         system: fullDetailsSystem(excelTools),
         prompt: "What's the capital of France?",
@@ -102,14 +109,14 @@ describe('sim:oracle', () => {
     );
     expect(irrelevant.text).not.toContain('<tool_call>');
     expect(irrelevant.text).toContain('Paris');
-    const hidden = await sim.generate(makeRequest({ system: 'You are a helpful assistant.' }));
+    const hidden = await simulate(sim, makeRequest({ system: 'You are a helpful assistant.' }));
     expect(hidden.text).not.toContain('<tool_call>');
     expect(hidden.text.length).toBeGreaterThan(10);
   });
 
   it('reports a response envelope: estimated usage, latency 0, raw request summary and reply', async () => {
     const req = makeRequest({ system: fullDetailsSystem(excelTools) });
-    const res = await sim.generate(req);
+    const res = await simulate(sim, req);
     expect(res.latencyMs).toBe(0);
     expect(res.usage?.input).toBe(Math.ceil((req.system.length + (req.messages[0]?.content.length ?? 0)) / 4));
     expect(res.usage?.output).toBe(Math.ceil(res.text.length / 4));

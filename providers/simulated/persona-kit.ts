@@ -1,19 +1,18 @@
-import type { ModelRequest } from '../../src/contracts/index.js';
 import { seededRandom } from '../../src/util/rng.js';
 import { finalAnswer, proseAnswer } from './answer-writer.js';
 import type { TurnPlan } from './oracle-plan.js';
 import { nativeCallsSoFar, type WriteOptions, writeCalls } from './reply-writer.js';
 import type { RequestView } from './request-view.js';
-import type { SimCall, SimReply } from './types.js';
+import type { PersonaRequest, SimCall, SimReply } from './types.js';
 
 /** A PRNG for one decision of one persona on one turn: deterministic for (seed, case, repeat, turn). */
-export function turnRandom(request: ModelRequest, persona: string, purpose: string): () => number {
+export function turnRandom(request: PersonaRequest, persona: string, purpose: string): () => number {
   const { seed, caseId, repeat, turn } = request.meta;
   return seededRandom('sim', persona, seed, caseId, repeat, turn, purpose);
 }
 
 /** A PRNG that does not depend on the turn (a persona's stable habits within one case run). */
-export function caseRandom(request: ModelRequest, persona: string, purpose: string): () => number {
+export function caseRandom(request: PersonaRequest, persona: string, purpose: string): () => number {
   const { seed, caseId, repeat } = request.meta;
   return seededRandom('sim', persona, seed, caseId, repeat, purpose);
 }

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { renderers } from '../../renderers/index.js';
-import { renderOnce } from '../../renderers/render-once.js';
-import type { ModelRequest, ParsedCall } from '../../src/contracts/index.js';
+import type { ParsedCall } from '../../src/contracts/index.js';
 import { acceptedCalls, parseResponse } from '../../src/parse/index.js';
-import { excelTools, type ToolSketch } from '../../tests/helpers/simulated-requests.js';
+import { renderOnce } from '../../tests/helpers/render-once.js';
+import { excelTools, simulate, type ToolSketch } from '../../tests/helpers/simulated-requests.js';
 import { simFactory } from './index.js';
+import type { PersonaRequest } from './types.js';
 
 const calls = [
   { tool: 'read_data_from_excel', args: { filepath: ['test.xlsx'], sheet_name: ['Sheet1'], start_cell: ['A1', ''] } },
@@ -23,7 +24,7 @@ function catalogTool(t: ToolSketch) {
 }
 
 /** A request rendered by the project's real renderer, with the oracle the runner attaches. */
-function rendered(renderer: keyof typeof renderers, options: Record<string, unknown>, caseId: string): ModelRequest {
+function rendered(renderer: keyof typeof renderers, options: Record<string, unknown>, caseId: string): PersonaRequest {
   const tools = excelTools.map(catalogTool);
   const req = renderOnce(renderers[renderer], {
     catalog: { tools, source: 'live', hash: 'h' },
@@ -38,8 +39,8 @@ function rendered(renderer: keyof typeof renderers, options: Record<string, unkn
   };
 }
 
-async function strictCalls(persona: string, req: ModelRequest): Promise<ParsedCall[]> {
-  const res = await simFactory.create(persona, {}, { env: {} }).generate(req);
+async function strictCalls(persona: string, req: PersonaRequest): Promise<ParsedCall[]> {
+  const res = await simulate(simFactory.create(persona, {}, { env: {} }), req);
   return acceptedCalls(parseResponse(res, req.protocol), req.protocol);
 }
 

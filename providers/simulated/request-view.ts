@@ -1,5 +1,6 @@
-import type { ModelRequest, Protocol, RenderedTool } from '../../src/contracts/index.js';
+import type { Protocol, RenderedTool } from '../../src/contracts/index.js';
 import { allResults, type FedResult, isAfterResults, latestResults } from './result-reader.js';
+import type { PersonaRequest } from './types.js';
 
 /**
  * What a rendered request actually reveals to a model. Personas decide only from this (never from the
@@ -7,7 +8,7 @@ import { allResults, type FedResult, isAfterResults, latestResults } from './res
  * conversation stands.
  */
 export interface RequestView {
-  request: ModelRequest;
+  request: PersonaRequest;
   protocol: Protocol;
   /** The first user message (the task). */
   prompt: string;
@@ -100,7 +101,7 @@ class LazyRequestView implements RequestView {
   readonly searchTool: string | undefined;
   private searchesMemo: FedResult[] | undefined;
 
-  constructor(readonly request: ModelRequest) {
+  constructor(readonly request: PersonaRequest) {
     this.protocol = request.protocol;
     this.prompt = request.messages.find((m) => m.role === 'user')?.content ?? '';
     this.searchTool = request.toolSearch?.tool;
@@ -177,6 +178,6 @@ class LazyRequestView implements RequestView {
   }
 }
 
-export function viewOf(request: ModelRequest): RequestView {
+export function viewOf(request: PersonaRequest): RequestView {
   return new LazyRequestView(request);
 }

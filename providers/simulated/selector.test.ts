@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ModelRequest, RenderedTool } from '../../src/contracts/index.js';
 import { selectionChance } from './selection-curve.js';
 import { selector } from './selector.js';
+import type { PersonaRequest } from './types.js';
 
 const tool = (name: string, description: string): RenderedTool => ({
   name,
@@ -12,7 +13,7 @@ const tool = (name: string, description: string): RenderedTool => ({
 
 const expected = { tool: 'read_report', args: { path: ['a.txt'] } };
 
-function request(tools: RenderedTool[], caseId: string, extra: Partial<ModelRequest> = {}): ModelRequest {
+function request(tools: RenderedTool[], caseId: string, extra: Partial<ModelRequest> = {}): PersonaRequest {
   return {
     system: 'You are a helpful AI assistant.',
     messages: [{ role: 'user', content: 'Read a.txt' }],

@@ -1,11 +1,11 @@
-import type { ModelRequest, ToolDef } from '../../src/contracts/index.js';
+import type { ToolDef } from '../../src/contracts/index.js';
 import { cosine, wordCounts } from '../../src/presentation/lexical-search.js';
 import { expectedArgs, type PlannedCall, planTurn } from './oracle-plan.js';
 import { caseRandom, speak } from './persona-kit.js';
 import type { RequestView } from './request-view.js';
 import { viewOf } from './request-view.js';
 import { selectionChance } from './selection-curve.js';
-import type { Persona, SimCall } from './types.js';
+import type { Persona, PersonaRequest, SimCall } from './types.js';
 
 const NAME = 'selector';
 
@@ -91,7 +91,7 @@ export const selector: Persona = {
   name: NAME,
   description:
     'Picks the wrong tool more often as the catalog grows and tools look alike; better when a search narrows it',
-  reply(request: ModelRequest) {
+  reply(request: PersonaRequest) {
     const view = viewOf(request);
     const plan = planTurn(view);
     if (plan.kind === 'not-revealed' && view.searchTool) {

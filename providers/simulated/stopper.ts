@@ -1,9 +1,8 @@
-import type { ModelRequest } from '../../src/contracts/index.js';
 import { danglingWait } from './answer-writer.js';
 import { planTurn } from './oracle-plan.js';
 import { speak } from './persona-kit.js';
 import { viewOf } from './request-view.js';
-import type { Persona } from './types.js';
+import type { Persona, PersonaRequest } from './types.js';
 
 /**
  * Case study 002: calls correctly, believes the result will show up by itself, and never continues:
@@ -12,7 +11,7 @@ import type { Persona } from './types.js';
 export const stopper: Persona = {
   name: 'stopper',
   description: 'Calls correctly, then stops with "(等待工具返回结果...)" instead of answering from the results',
-  reply(request: ModelRequest) {
+  reply(request: PersonaRequest) {
     const view = viewOf(request);
     if (view.afterResults) {
       const done = view.latest.map((r) => r.name).join(', ');

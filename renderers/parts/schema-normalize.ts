@@ -28,10 +28,10 @@ export function isObjectSchema(schema: unknown): schema is ObjectSchema {
 /**
  * Whether `$ref`s are inlined by default. OpenAI and Anthropic accept `$defs`/`$ref` in tool schemas; Ollama's
  * server parses parameters into a fixed struct that drops them, and openai-compatible servers (vLLM, llama.cpp)
- * vary, so those get self-contained schemas.
+ * vary, so those get self-contained schemas, as does a kind this does not know (a user's provider).
  */
 export function inlinesRefs(kind: ProviderKind): boolean {
-  return kind === 'ollama' || kind === 'openai-compatible' || kind === 'sim';
+  return kind !== 'openai' && kind !== 'anthropic';
 }
 
 /**

@@ -44,7 +44,10 @@ export function resolveTextToolName(
   return textToolNames(tools).find((t) => t.name === name)?.target;
 }
 
-/** Longest tool name each provider's native API accepts (all also require `^[a-zA-Z0-9_-]+$`). */
+/**
+ * Longest tool name each provider's native API accepts (all also require `^[a-zA-Z0-9_-]+$`); a kind this does not
+ * know gets the shortest limit.
+ */
 export function maxNameLength(kind: ProviderKind): number {
   return kind === 'anthropic' ? 128 : 64;
 }

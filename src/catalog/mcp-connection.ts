@@ -11,17 +11,17 @@ import type { ToolDef } from '../contracts/tool.js';
 import { errorMessage, ToolgaugeError } from '../errors.js';
 import { printable } from '../util/printable.js';
 import { cappedFetch } from './capped-fetch.js';
+import { checkToolDepth, listingBounds } from './listing-bounds.js';
+import { type Cancellation, withRequestSignal } from './request-signal.js';
 import { MAX_MESSAGE_BYTES, ServerProcessTransport } from './server-process-transport.js';
+import { serverWords } from './server-words.js';
 
 export interface ToolCallOutcome {
   text: string;
   isError: boolean;
 }
 
-/** What cancels a request (the run interrupted, the case timed out): the case's CaseAbort. */
-export interface Cancellation {
-  readonly signal: AbortSignal;
-}
+export type { Cancellation } from './request-signal.js';
 
 /** The bounds of a server's start and tool listing: a timeout, the setting it comes from, and a cancellation. */
 export interface RequestBounds {
@@ -88,8 +88,12 @@ export async function connectServer(
   };
   // In-process servers answer at once: they get the timeout but no signal (no AbortSignal made per case for them).
   const inProcess = 'builtin' in spec;
-  const options = (timeout: number, cancel?: Cancellation) =>
-    inProcess || !cancel ? { timeout } : { timeout, signal: cancel.signal };
+  // Each request of a server toolgauge started gets a signal of its own that follows the case's (request-signal.ts).
+  const bounded = <T>(
+    timeout: number,
+    cancel: Cancellation | undefined,
+    run: (options: { timeout: number; signal?: AbortSignal }) => Promise<T>,
+  ) => withRequestSignal(inProcess ? undefined : cancel, (signal) => run(signal ? { timeout, signal } : { timeout }));
   /** The typed error for a failed request; `what` is the request (initialize, tools/list, a tool's name). */
   const failure = (e: unknown, what: string, timeoutMs: number, setting: string | undefined, cancel?: Cancellation) => {
     healthy = false;
@@ -134,20 +138,22 @@ export async function connectServer(
       const created = factory.create();
       server = created;
       await created.connect(serverSide);
-      await client.connect(clientSide, options(bounds.timeoutMs));
+      await client.connect(clientSide, { timeout: bounds.timeoutMs });
     } else if ('command' in spec) {
       const [command, ...args] = spec.command as [string, ...string[]];
-      stdio = new ServerProcessTransport({
+      const child = new ServerProcessTransport({
         command,
         args,
         // Only a handful of variables reach the server unless the suite passes env itself (as the SDK does).
         env: { ...getDefaultEnvironment(), ...(spec.env ?? {}) },
         cwd: spec.cwd ?? baseDir,
       });
-      stdio.stderr.on('data', (chunk: Buffer) => {
+      stdio = child;
+      child.stderr.on('data', (chunk: Buffer) => {
         stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
       });
-      await announcingSlow(client.connect(stdio, options(bounds.timeoutMs, bounds.cancel)), name, 'initialize', bounds);
+      const connecting = bounded(bounds.timeoutMs, bounds.cancel, (o) => client.connect(child, o));
+      await announcingSlow(connecting, name, 'initialize', bounds);
     } else {
       // Responses are read up to the stdio transport's message limit: past it, the session ends and the request in
       // flight fails as TOOL_RESULT_TOO_LARGE, as over stdio.
@@ -155,11 +161,13 @@ export async function connectServer(
         httpOverLimit = true;
         void client.close().catch(() => {});
       });
-      http = new StreamableHTTPClientTransport(new URL(spec.url), {
+      const remote = new StreamableHTTPClientTransport(new URL(spec.url), {
         fetch: fetchCapped,
         ...(spec.headers ? { requestInit: { headers: spec.headers } } : {}),
       });
-      await announcingSlow(client.connect(http, options(bounds.timeoutMs, bounds.cancel)), name, 'initialize', bounds);
+      http = remote;
+      const connecting = bounded(bounds.timeoutMs, bounds.cancel, (o) => client.connect(remote, o));
+      await announcingSlow(connecting, name, 'initialize', bounds);
     }
   } catch (e) {
     await client.close().catch(() => {});
@@ -168,7 +176,7 @@ export async function connectServer(
     const known = failure(e, 'initialize', bounds.timeoutMs, bounds.setting, bounds.cancel);
     if (known) throw known;
     const tail = stderrTail.trim() ? ` — server stderr: ${stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
-    throw new ToolgaugeError('SERVER_START', `MCP server '${name}' failed to start: ${errorMessage(e)}${tail}`, {
+    throw new ToolgaugeError('SERVER_START', `MCP server '${name}' failed to start: ${serverWords(e)}${tail}`, {
       server: name,
     });
   }
@@ -178,12 +186,15 @@ export async function connectServer(
     healthy: () => healthy,
     async listTools(list = bounds) {
       const tools: ToolDef[] = [];
+      const listing = listingBounds(name);
       let cursor: string | undefined;
       try {
         do {
-          const request = client.listTools(cursor ? { cursor } : undefined, options(list.timeoutMs, list.cancel));
+          const params = cursor ? { cursor } : undefined;
+          const request = bounded(list.timeoutMs, list.cancel, (o) => client.listTools(params, o));
           const page = inProcess ? await request : await announcingSlow(request, name, 'tools/list', list);
           for (const t of page.tools) {
+            checkToolDepth(name, t);
             tools.push({
               name: t.name,
               ...(t.title ? { title: t.title } : {}),
@@ -194,11 +205,16 @@ export async function connectServer(
             });
           }
           cursor = page.nextCursor;
+          listing.next(cursor, tools.length);
         } while (cursor);
       } catch (e) {
+        if (e instanceof ToolgaugeError && e.code === 'SERVER_BAD_RESPONSE') {
+          healthy = false;
+          throw e;
+        }
         throw (
           failure(e, 'tools/list', list.timeoutMs, list.setting, list.cancel) ??
-          new ToolgaugeError('SERVER_CRASH', `MCP server '${name}' failed during tools/list: ${errorMessage(e)}`, {
+          new ToolgaugeError('SERVER_CRASH', `MCP server '${name}' failed during tools/list: ${serverWords(e)}`, {
             server: name,
           })
         );
@@ -207,7 +223,9 @@ export async function connectServer(
     },
     async callTool(tool, args, timeoutMs, cancel) {
       try {
-        const result = await client.callTool({ name: tool, arguments: args }, undefined, options(timeoutMs, cancel));
+        const result = await bounded(timeoutMs, cancel, (o) =>
+          client.callTool({ name: tool, arguments: args }, undefined, o),
+        );
         const content = Array.isArray(result.content) ? result.content : [];
         const text = content
           .map((c: { type: string; text?: string }) => (c.type === 'text' ? (c.text ?? '') : `[${c.type} content]`))
@@ -220,7 +238,7 @@ export async function connectServer(
         if (/MCP error -326(02|01)/.test(message) && !cancel?.signal.aborted) return { text: message, isError: true };
         throw (
           failure(e, tool, timeoutMs, undefined, cancel) ??
-          new ToolgaugeError('SERVER_CRASH', `MCP server '${name}' failed during ${tool}: ${message}`, {
+          new ToolgaugeError('SERVER_CRASH', `MCP server '${name}' failed during ${tool}: ${serverWords(e)}`, {
             server: name,
             tool,
           })
@@ -234,7 +252,7 @@ export async function connectServer(
         };
       let text: string | undefined;
       try {
-        const read = await client.readResource({ uri: STATE_VIEW_URI }, options(timeoutMs, cancel));
+        const read = await bounded(timeoutMs, cancel, (o) => client.readResource({ uri: STATE_VIEW_URI }, o));
         const first = read.contents[0];
         text = first && 'text' in first && typeof first.text === 'string' ? first.text : undefined;
       } catch (e) {
@@ -243,7 +261,7 @@ export async function connectServer(
           return { error: `MCP server '${name}' has no state view (${STATE_VIEW_URI}): ${errorMessage(e)}` };
         throw (
           failure(e, `resources/read ${STATE_VIEW_URI}`, timeoutMs, 'timeouts.toolMs', cancel) ??
-          new ToolgaugeError('SERVER_CRASH', `MCP server '${name}' failed reading its state view: ${errorMessage(e)}`, {
+          new ToolgaugeError('SERVER_CRASH', `MCP server '${name}' failed reading its state view: ${serverWords(e)}`, {
             server: name,
           })
         );

@@ -102,17 +102,19 @@ export class ServerProcessTransport implements Transport {
         windowsHide: true,
       });
       this.child = child;
+      // Known for killing from the moment it exists: spawn returns once the process is forked (its pid set), but the
+      // 'spawn' event comes a tick later, and a Ctrl-C in between would end this process with the server left running.
+      if (child.pid !== undefined) {
+        liveServers.add(child);
+        installExitHooks();
+        // Should this process die unseen (SIGKILL), the reaper ends the group; the exit hooks cover every other exit.
+        if (GROUPS) watchGroup(child.pid);
+      }
       child.once('error', (e) => {
         reject(e);
         this.onerror?.(e);
       });
-      child.once('spawn', () => {
-        liveServers.add(child);
-        installExitHooks();
-        // Should this process die unseen (SIGKILL), the reaper ends the group; the exit hooks cover every other exit.
-        if (GROUPS && child.pid !== undefined) watchGroup(child.pid);
-        resolve();
-      });
+      child.once('spawn', () => resolve());
       // The leader is gone: whatever it left running in its group goes too.
       child.once('exit', (_code, signal) => {
         if (signal && ENDING_SIGNALS.has(signal) && !this.closing) this.endedBy = signal;

@@ -1,14 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { compareSettings } from '../gate/config-gate.js';
-import { compareSnapshots } from '../report/compare.js';
-import { renderCompare } from '../report/compare-md.js';
+import { compare } from '../api/compare.js';
 import { fmtP } from '../report/format.js';
-import { loadSnapshot } from '../report/load-snapshot.js';
 import { displayPath } from '../util/display-path.js';
-import { prepareOutputFile } from '../util/output-folder.js';
 import { visibleInline } from '../util/visible-text.js';
-import { writeFileWhole } from '../util/write-file.js';
 
 export interface CompareFlags {
   /** Config whose gate.alpha and gate.maxRegression apply (default: toolgauge.config.yaml when present). */
@@ -21,33 +14,25 @@ export interface CompareFlags {
 }
 
 /**
- * `toolgauge compare <baseline> <run>`: per-case flips, per-cell deltas with a significance judgement,
- * added/removed cases → compare.md. Exit 1 when a cell regressed significantly beyond the tolerance.
+ * `toolgauge compare <baseline> <run>`: compare(), compare.md and the regressions printed. Exit 1 when a cell
+ * regressed significantly beyond the tolerance.
  */
 export async function compareCommand(baselineArg: string, runArg: string, flags: CompareFlags = {}): Promise<number> {
-  if (flags.out) prepareOutputFile(flags.out, `--out ${flags.out}`);
-  const settings = compareSettings(flags);
-  const base = await loadSnapshot(baselineArg, 'baseline');
-  const run = await loadSnapshot(runArg, 'run');
-  const result = compareSnapshots(base, run, settings.options);
-  const md = renderCompare(result);
-  const runPath = resolve(runArg);
-  const dir = existsSync(runPath) && statSync(runPath).isDirectory() ? runPath : dirname(runPath);
-  const out = flags.out ? resolve(flags.out) : join(dir, 'compare.md');
-  writeFileWhole(out, md);
-  if (!flags.quiet) process.stdout.write(md);
-  const regressions = result.cells.filter((c) => c.regression);
-  for (const c of regressions) {
+  const { quiet, ...options } = flags;
+  const compared = await compare(baselineArg, runArg, options);
+  if (!quiet) process.stdout.write(compared.markdown);
+  for (const c of compared.regressions) {
     // labels come from the runs' files: one line each, whatever they hold
     const cell = visibleInline(`${c.grader} in ${c.renderer} × ${c.provider}`);
     process.stderr.write(
       `compare: REGRESSION ${cell}: ${c.base[0]}/${c.base[1]} → ${c.run[0]}/${c.run[1]} (p=${fmtP(c.pAdjusted)})\n`,
     );
   }
-  if (result.configChanged)
+  if (compared.result.configChanged)
     process.stderr.write("compare: note: the configuration differs from the baseline's (config hash changed)\n");
+  const { alpha, maxRegression, source } = compared.settings;
   process.stderr.write(
-    `compare: ${regressions.length} regression(s) (alpha ${settings.options.alpha}, maxRegression ${(settings.options.maxRegression * 100).toFixed(1)} pts, from ${settings.source}) → ${displayPath(out)}\n`,
+    `compare: ${compared.regressions.length} regression(s) (alpha ${alpha}, maxRegression ${(maxRegression * 100).toFixed(1)} pts, from ${source}) → ${displayPath(compared.file)}\n`,
   );
-  return regressions.length ? 1 : 0;
+  return compared.exitCode;
 }

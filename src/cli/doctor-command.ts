@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { type LoadedConfig, loadConfig, loadSuites } from '../config/load-config.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import { suiteHashes } from '../config/suite-hash.js';
@@ -61,7 +62,7 @@ export async function doctorCommand(flags: DoctorFlags): Promise<number> {
   const suites = suiteFindings.some((f) => f.status === 'fail') ? undefined : loadedSuites(loaded);
   if (suites) report(await checkExpectedCalls(suites, config.timeouts.serverStartMs));
   const hash = suites ? configHash({ config, suites: [], suiteHashes: suiteHashes(suites) }) : undefined;
-  report(checkBaseline(config.gate, loaded.dir, loaded.file, hash));
+  report(checkBaseline(config.gate, loaded.dir, loaded.file, hash, resolve(loaded.dir, config.out)));
   return summarize(findings);
 }
 

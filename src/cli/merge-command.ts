@@ -1,12 +1,7 @@
-import { basename, dirname, resolve } from 'node:path';
-import { finishRun, gateOfRun } from '../gate/finish-run.js';
-import { mergeRuns } from '../offline/merge-runs.js';
+import { merge } from '../api/merge.js';
 import { displayPath } from '../util/display-path.js';
-import { prepareOutputFolder } from '../util/output-folder.js';
-import { lockRunDir } from '../util/run-lock.js';
 import { visibleInline } from '../util/visible-text.js';
 import { printFinished } from './print-finished.js';
-import { newRunId } from './run-meta.js';
 
 /** Flags of `toolgauge merge`. */
 export interface MergeFlags {
@@ -16,35 +11,22 @@ export interface MergeFlags {
   allowPartial?: boolean;
 }
 
-/** `toolgauge merge <run-dirs…>`: one run log and one report from the shards of a run. */
+/** `toolgauge merge <run-dirs…>`: merge(), its warnings and the summary printed. */
 export async function mergeCommand(dirs: string[], flags: MergeFlags): Promise<number> {
-  const outDir = flags.out ? resolve(flags.out) : resolve(dirname(resolve(dirs[0] ?? '.')), newRunId());
-  // a refused merge leaves no empty run folder behind (a folder with anything in it is kept)
-  const undo = prepareOutputFolder(
-    outDir,
-    flags.out ? `--out ${flags.out}` : `merge (writes a new run folder beside ${dirs[0]}; or pass --out)`,
+  const result = await merge(
+    dirs,
+    {
+      ...(flags.out !== undefined ? { out: flags.out } : {}),
+      ...(flags.allowPartial ? { allowPartial: true } : {}),
+    },
+    {
+      // printed before the reports are written, so a failure to write them comes after what was merged
+      onMerged: (done) => {
+        for (const w of done.warnings) process.stderr.write(`${visibleInline(w)}\n`);
+        process.stderr.write(`merge: ${done.total} cases from ${dirs.length} runs → ${displayPath(done.runDir)}\n`);
+      },
+    },
   );
-  // held until the reports are written too (mergeRuns' own lock on the folder nests in this one)
-  const lock = lockRunDir(outDir, 'merge');
-  try {
-    const outcome = await mergeRuns(dirs, outDir, basename(outDir), { allowPartial: flags.allowPartial ?? false });
-    for (const w of outcome.warnings) process.stderr.write(`${visibleInline(w)}\n`);
-    process.stderr.write(`merge: ${outcome.aggregate.total} cases from ${dirs.length} runs → ${displayPath(outDir)}\n`);
-    // judged like `eval` of the whole plan: the config's gate, and its baseline
-    const finished = await finishRun({
-      aggregate: outcome.aggregate,
-      runDir: outDir,
-      displayDir: displayPath(outDir),
-      interrupted: outcome.interrupted,
-      ...gateOfRun(outcome.header, process.cwd()),
-    });
-    printFinished(finished);
-    return finished.exitCode;
-  } catch (e) {
-    lock.release();
-    undo();
-    throw e;
-  } finally {
-    lock.release();
-  }
+  printFinished(result);
+  return result.exitCode;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDocument } from './parse-document.js';
+import { parseDocument } from '../api/parse-document.js';
 import { formatParseDocument, paintFor } from './parse-output.js';
 
 describe('parse output in colour', () => {

@@ -1,6 +1,6 @@
+import type { ParseDocument, Position, ReportedCall, ReportedDiagnostic } from '../api/parse-document.js';
 import type { NameResolution } from '../util/resolve-tool-name.js';
 import { visibleInline as v } from '../util/visible-text.js';
-import type { ParseDocument, Position, ReportedCall, ReportedDiagnostic } from './parse-document.js';
 
 /** Longest argument or raw text shown on one line; the JSON output always has all of it. */
 const MAX_SHOWN = 300;

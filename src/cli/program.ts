@@ -135,7 +135,7 @@ program
   .option('--resume <run-dir>', 'continue an interrupted run, skipping its finished cases')
   .option(
     '-q, --quiet',
-    'no progress output; of the summary only the verdict and the matrix (summary.md has all of it)',
+    'no progress output; of the summary the verdict, the matrix and the first infrastructure errors (summary.md has all of it)',
   )
   .option('--record', "record every provider exchange to cassettes (the run folder's cassettes.jsonl)")
   .option('--replay', 'answer every request from cassettes; no provider is called (a miss is an error)')
@@ -218,7 +218,7 @@ program
   .addOption(tagOption())
   .option(
     '-q, --quiet',
-    'no progress output; of the summary only the verdict and the matrix (summary.md has all of it)',
+    'no progress output; of the summary the verdict, the matrix and the first infrastructure errors (summary.md has all of it)',
   )
   .action((runDir: string, opts: ReplayFlags) =>
     run(async () => {
@@ -424,7 +424,7 @@ program
   )
   .option(
     '-q, --quiet',
-    'no progress output; of the summary only the verdict and the matrix (summary.md has all of it)',
+    'no progress output; of the summary the verdict, the matrix and the first infrastructure errors (summary.md has all of it)',
   )
   .action((opts) =>
     run(async () => {

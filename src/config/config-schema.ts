@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VariantSchema } from '../presentation/variant-schema.js';
+import { VariantSchema } from './variant-schema.js';
 
 const Options = z.record(z.string(), z.unknown());
 

@@ -60,6 +60,20 @@ export function loadConfig(path: string | undefined, overrides: ConfigOverrides 
   const { data: base, locate } = flagsOnly
     ? { data: ConfigSchema.parse({}), locate: (at: readonly PropertyKey[]) => `(no config file) ${at.join('.')}` }
     : loadYamlFile(file, ConfigSchema, 'CONFIG_INVALID');
+  return withOverrides(file, base, locate, overrides);
+}
+
+/**
+ * A config read from its file (or given as an object: `evaluate({ config: {...} })`), with the command line's
+ * overrides laid over it, and where each list entry came from. `file` names the config in messages; its folder is
+ * the one the config's paths are relative to.
+ */
+export function withOverrides(
+  file: string,
+  base: Config,
+  locate: (at: readonly PropertyKey[]) => string,
+  overrides: ConfigOverrides,
+): LoadedConfig {
   const providerFlags = (overrides.providerOptions ?? []).map(parseProviderOptionFlag);
   const merged: Config = {
     ...base,

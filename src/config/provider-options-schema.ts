@@ -50,6 +50,11 @@ export const providerOptionsSchema = z
      */
     transport: z.enum(['fetch', 'node-http']).default('fetch'),
     /**
+     * The most of one response body read, in MiB (as decoded): a server that answers more (a runaway or hostile one)
+     * fails the request as PROVIDER_BAD_RESPONSE, not retried, instead of taking the process's memory.
+     */
+    maxResponseMb: z.number().positive().max(4096).default(64),
+    /**
      * Which OpenAI API the openai and openai-compatible providers call: 'chat' (Chat Completions,
      * `POST /chat/completions`) or 'responses' (the Responses API, `POST /responses`, which newer OpenAI models and
      * features target first). Other providers reject 'responses' (see rejectResponsesApi).

@@ -1,8 +1,8 @@
 import { ToolgaugeError } from '../errors.js';
-import { applySweepFlags, parseSweepFlag, SWEEP_VARIANT } from '../presentation/sweep.js';
-import { NO_VARIANT, VariantSchema, type VariantSpec } from '../presentation/variant-schema.js';
 import type { Config, RendererEntry } from './config-schema.js';
 import { parseYamlText } from './load-yaml.js';
+import { NO_VARIANT, VariantSchema, type VariantSpec } from './variant-schema.js';
+import { applySweepFlags, parseSweepFlag, SWEEP_VARIANT } from './variant-sweep.js';
 
 /** The variants a renderer entry runs on: its own list, or the catalog unchanged. */
 export function entryVariants(entry: RendererEntry): string[] {

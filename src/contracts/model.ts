@@ -28,11 +28,20 @@ export interface RenderedTool {
   target: { server: string; tool: string };
 }
 
-export type ProviderKind = 'openai' | 'anthropic' | 'ollama' | 'openai-compatible' | 'sim';
+/** The kinds of the built-in providers: what renderers shape native tool definitions and names for. */
+export type BuiltinProviderKind = 'openai' | 'anthropic' | 'ollama' | 'openai-compatible' | 'sim';
 
 /**
- * What simulated providers may peek at to know the right answer. Real providers ignore it, and it is
- * stripped from cassettes and run logs (it is derived from the case, which the run log already holds).
+ * A provider's kind: one of the built-in kinds, or any other name a user's provider gives itself (a provider need not
+ * pose as a built-in to be run). Renderers treat a kind they do not know conservatively: native tool names of at most
+ * 64 characters, JSON Schemas with their `$ref`s inlined. (`string & {}` keeps the built-in names offered by editors.)
+ */
+export type ProviderKind = BuiltinProviderKind | (string & {});
+
+/**
+ * What simulated providers may peek at to know the right answer: not part of the request, it is passed to a provider
+ * whose `simulated` is true as `generate`'s third argument, and to no other (it is derived from the case, which the
+ * run log already holds; cassettes and run logs never carry it).
  */
 export interface Oracle {
   calls: ExpectedCall[];
@@ -91,7 +100,6 @@ export interface ModelRequest {
   maxCallsPerTurn?: number;
   /** The tools are held back behind a search tool the runner answers (see ToolSearchSpec). */
   toolSearch?: ToolSearchSpec;
-  oracle?: Oracle;
   /** Identifies the case for deterministic simulated replies; never sent to a real API. */
   meta: { caseId: string; repeat: number; seed: number; renderer: string; turn: number };
 }

@@ -1,4 +1,4 @@
-import type { ModelRequest, ModelResponse, ProviderKind } from './model.js';
+import type { ModelRequest, ModelResponse, Oracle, ProviderKind } from './model.js';
 
 export interface Provider {
   /** As written in the config, e.g. `openai:gpt-4o-mini`, `sim:guesser`. */
@@ -8,9 +8,10 @@ export interface Provider {
   /**
    * One model turn. The runner always passes `signal`, which aborts the turn (run interrupted, turn or case timed
    * out); a provider that ignores it is still never waited on past its timeout. Optional in the type only so that a
-   * provider can be called directly (tests, benchmarks) without one.
+   * provider can be called directly (tests, benchmarks) without one. `oracle`, the case's expectations, is passed
+   * only to a provider whose `simulated` is true (the personas answer from it); a real provider never gets it.
    */
-  generate(request: ModelRequest, signal?: AbortSignal): Promise<ModelResponse>;
+  generate(request: ModelRequest, signal?: AbortSignal, oracle?: Oracle): Promise<ModelResponse>;
   close?(): Promise<void>;
 }
 

@@ -17,7 +17,7 @@ export interface RenderInput extends PrepareInput {
 }
 
 /** The first request of a case. Pure: no I/O, same input → same output. */
-export type RenderedRequest = Omit<ModelRequest, 'meta' | 'oracle'>;
+export type RenderedRequest = Omit<ModelRequest, 'meta'>;
 
 /**
  * A renderer bound to one catalog, options and provider. The runner prepares once per (strategy, catalog, provider)

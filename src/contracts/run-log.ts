@@ -64,6 +64,8 @@ export type CaseRecord = {
   catalogDrift?: CatalogDrift;
   /** Prompt size of the first request, in o200k tokens (an estimate for non-OpenAI models). */
   promptTokens: number;
+  /** The case's tags as its suite gives them (absent: none), so reports search by tag without reading the suite. */
+  tags?: string[];
   transcript: Transcript;
   grades: Grade[];
   startedAt: string;

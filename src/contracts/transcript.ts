@@ -27,8 +27,8 @@ export interface Turn {
    * first model turn of each user message is the request that ends with that message.
    */
   userTurn?: number;
-  /** The request as sent (oracle removed). */
-  request: Omit<ModelRequest, 'oracle'>;
+  /** The request as sent. */
+  request: ModelRequest;
   response: ModelResponse;
   parse: ParseResult;
   executed: ToolExecution[];

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { errorMessage } from '../errors.js';
 import { baselinePath, type GateSettings } from '../gate/judge.js';
 import { readSnapshot } from '../report/snapshot.js';
@@ -8,16 +9,19 @@ import type { Finding } from './finding.js';
 /**
  * The baseline the gate compares with (gate.baseline, relative to the config file): turned off, absent (a warning),
  * unreadable (eval would stop on it), made with another configuration (its comparisons will say so: a warning), or
- * the baseline of this configuration. `configHash`: this config's, when its suites could be read.
+ * the baseline of this configuration. `configHash`: this config's, when its suites could be read; `runsDir`: where the
+ * config's runs go (its `out`, resolved), named in the fix as the user types it from here.
  */
 export function checkBaseline(
   gate: GateSettings,
   configDir: string,
   configFile: string,
   configHash: string | undefined,
+  runsDir: string,
 ): Finding {
   const file = baselinePath(gate, configDir);
-  const promote = `after a run you trust: toolgauge baseline update reports/<run-id> -c ${displayPath(configFile)}, and commit the file`;
+  const runDir = displayPath(join(runsDir, '<run-id>'));
+  const promote = `after a run you trust: toolgauge baseline update ${runDir} -c ${displayPath(configFile)}, and commit the file`;
   if (file === null) return { status: 'ok', subject: 'baseline', detail: 'gate.baseline: none (no regression check)' };
   if (!existsSync(file)) {
     return {

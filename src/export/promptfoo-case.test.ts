@@ -36,8 +36,8 @@ describe('PromptfooCaseRunner (the promptfoo provider, in process)', () => {
     expect(res.metadata.toolgauge.protocol).toBe('native');
     expect(res.metadata.toolgauge.transcript.turns).toHaveLength(2);
     expect(res.output.length).toBeGreaterThan(0);
-    expect(gradeForPromptfoo('correct-arguments', res.metadata)).toMatchObject({ pass: true, score: 1 });
-    expect(gradeForPromptfoo('no-call', res.metadata)).toMatchObject({ pass: true, reason: /does not apply/ });
+    expect(await gradeForPromptfoo('correct-arguments', res.metadata)).toMatchObject({ pass: true, score: 1 });
+    expect(await gradeForPromptfoo('no-call', res.metadata)).toMatchObject({ pass: true, reason: /does not apply/ });
   });
 
   it('reports model mistakes as failing grades, not errors (sim:fence-wrapper fences its xml-tags calls)', async () => {
@@ -50,7 +50,7 @@ describe('PromptfooCaseRunner (the promptfoo provider, in process)', () => {
     for (const i of [1, 2, 3, 4, 5, 6]) {
       const res = await r.run(`Show me the sheets in sales.xlsx. (${i})`, { expect: expectRead });
       expect(res.error).toBeUndefined();
-      verdicts.push(gradeForPromptfoo('markdown-wrapped', res.metadata).pass);
+      verdicts.push((await gradeForPromptfoo('markdown-wrapped', res.metadata)).pass);
     }
     expect(verdicts).toContain(false);
   });
@@ -63,7 +63,10 @@ describe('PromptfooCaseRunner (the promptfoo provider, in process)', () => {
     );
   });
 
-  it('fails a grader assertion clearly when the response did not come from the toolgauge provider', () => {
-    expect(gradeForPromptfoo('parseable', {})).toMatchObject({ pass: false, reason: /toolgauge promptfoo provider/ });
+  it('fails a grader assertion clearly when the response did not come from the toolgauge provider', async () => {
+    expect(await gradeForPromptfoo('parseable', {})).toMatchObject({
+      pass: false,
+      reason: /toolgauge promptfoo provider/,
+    });
   });
 });

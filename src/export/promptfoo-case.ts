@@ -13,7 +13,7 @@ import {
   SuiteSchema,
   ToolFilterSchema,
 } from '../config/suite-schema.js';
-import type { ModelRequest } from '../contracts/model.js';
+import type { ModelRequest, Oracle } from '../contracts/model.js';
 import type { Provider } from '../contracts/provider.js';
 import type { PrepareInput, RenderedRequest } from '../contracts/renderer.js';
 import type { SuiteCase } from '../contracts/suite.js';
@@ -170,8 +170,9 @@ export class PromptfooCaseRunner {
           ...sim,
           generate: (req: ModelRequest, signal?: AbortSignal) =>
             sim.generate(
-              { ...req, protocol: rendered?.protocol ?? req.protocol, oracle, meta: { ...meta, turn: req.meta.turn } },
+              { ...req, protocol: rendered?.protocol ?? req.protocol, meta: { ...meta, turn: req.meta.turn } },
               signal,
+              oracle,
             ),
         });
         mock = await startLlmMock({ responder });
@@ -237,7 +238,7 @@ function simulatedPersona(persona: string): Provider {
   return providerFactories.sim.create(persona, {}, { env: {} });
 }
 
-function oracleOf(c: SuiteCase): NonNullable<ModelRequest['oracle']> {
+function oracleOf(c: SuiteCase): Oracle {
   return {
     calls: c.expect.calls ?? [],
     noCall: c.expect.no_call === true,

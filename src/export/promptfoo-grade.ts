@@ -1,6 +1,6 @@
 import type { Grade } from '../contracts/grade.js';
 import { gradeCase } from '../graders/grade-case.js';
-import { getGrader } from '../graders/index.js';
+import { resolveGrader } from '../plugins/index.js';
 import type { PromptfooGradeContext } from './promptfoo-case.js';
 
 /** promptfoo's GradingResult. */
@@ -14,9 +14,11 @@ export interface PromptfooGradingResult {
 /**
  * Runs one toolgauge grader on the transcript the toolgauge promptfoo provider left in `metadata.toolgauge`.
  * A grader that does not apply to the case passes with a reason saying so (toolgauge does not count it at all).
+ * The grader is found as a config's are (the one grader registry): a built-in name, or a path to a module exporting
+ * `grader`, relative to the working folder.
  */
-export function gradeForPromptfoo(graderName: string, metadata: unknown): PromptfooGradingResult {
-  const grader = getGrader(graderName);
+export async function gradeForPromptfoo(graderName: string, metadata: unknown): Promise<PromptfooGradingResult> {
+  const grader = await resolveGrader(graderName, process.cwd(), () => `promptfoo assertion '${graderName}'`);
   const ctx = (metadata as { toolgauge?: PromptfooGradeContext } | undefined)?.toolgauge;
   if (!ctx?.transcript) {
     return {

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { caseOf, excelTools, transcriptOf } from '../../tests/helpers/grader-fixtures.js';
-import { ToolgaugeError } from '../errors.js';
 import {
   CASE_000_EXPECTED,
   CASE_000_PROSE,
@@ -8,8 +6,11 @@ import {
   CASE_002_ANSWER,
   CASE_002_RESULT,
   CASE_002_STOPPED,
-} from '../parse/golden.js';
-import { getGrader, graders } from './index.js';
+} from '../../tests/fixtures/parse/golden.js';
+import { caseOf, excelTools, transcriptOf } from '../../tests/helpers/grader-fixtures.js';
+import { ToolgaugeError } from '../errors.js';
+import { resolveGrader } from '../plugins/index.js';
+import { graders } from './index.js';
 import { allCalls } from './transcript-calls.js';
 
 const readSheet1 = caseOf({
@@ -322,11 +323,12 @@ describe('no-call', () => {
 });
 
 describe('registry', () => {
-  it('getGrader returns graders and rejects unknown names with the valid list', () => {
-    expect(getGrader('parseable')).toBe(graders.parseable);
-    expect(() => getGrader('toString')).toThrow(ToolgaugeError);
+  it('the grader registry returns the built-ins and rejects unknown names with the valid list', async () => {
+    const where = () => 'test';
+    expect(await resolveGrader('parseable', '.', where)).toBe(graders.parseable);
+    await expect(resolveGrader('toString', '.', where)).rejects.toThrow(ToolgaugeError);
     try {
-      getGrader('nope');
+      await resolveGrader('nope', '.', where);
     } catch (e) {
       expect(e).toMatchObject({ code: 'UNKNOWN_GRADER' });
       expect((e as Error).message).toContain(
@@ -357,7 +359,7 @@ describe('the calls of a transcript are found once and shared between graders', 
 describe('parseable names the family of a call in a model-native format', () => {
   it('says which format the model wrote and that a strict detector misses it', () => {
     const transcript = transcriptOf([{ text: '[TOOL_CALLS]get_weather[ARGS]{"city": "Oslo"}' }]);
-    const g = getGrader('parseable').grade({
+    const g = graders.parseable.grade({
       case: caseOf({ calls: [{ tool: 'get_weather', args: {} }] }),
       transcript,
       protocol: 'xml-tags',

@@ -12,6 +12,17 @@ export interface ToolHints {
   tool: string;
   /** Its annotations say it changes state (it may create what it is given). */
   changesState: boolean;
+  /**
+   * Examples other tools of the catalog give for a parameter of the same name ("Name of the worksheet (e.g.
+   * \"Sheet1\")"), for a parameter whose own description gives none: a catalog's tools share their data.
+   */
+  catalogExamples?: ReadonlyMap<string, string>;
+}
+
+/** The example a description gives (`e.g. "test.xlsx"`), if any. */
+export function describedExample(description: unknown): string | undefined {
+  if (typeof description !== 'string') return undefined;
+  return /e\.g\.,?\s*["'`]([^"'`\n]{1,80})["'`]/.exec(description)?.[1];
 }
 
 /** A value of each format ajv-formats checks, that a reader recognises as an example. */
@@ -46,6 +57,8 @@ const FORMAT_EXAMPLES: Record<string, string> = {
 
 /** A tool that works on folders: its path parameter names a folder. */
 const FOLDER_TOOL = /dir|folder|tree|search|find|glob|(^|[_-])(list|ls)([_-]|$)/i;
+/** A tool that makes something new: a name another tool gives as an example is one that exists already. */
+const CREATE_TOOL = /create|(^|[_-])(new|add|make|insert)([_-]|$)/i;
 /** A tool that moves or copies something from a source to a destination. */
 const MOVE_TOOL = /move|copy|rename/i;
 /** A parameter that names a place rather than a file: `path`, `dir`, `folder`, `directory` (not `file_path`). */
@@ -53,15 +66,17 @@ const PLACE_PARAM = /^(path|root|dir|dirname|dir_?path|directory|directory_?path
 
 /**
  * Readable candidates for a string parameter, best first: its format's example, the example its description gives
- * ("e.g. \"test.xlsx\""), one guessed from its name and its tool (a folder for a folder tool's path: `.` when the
- * tool only reads, a new folder when it may create it), then `example <name>`.
+ * ("e.g. \"test.xlsx\"") or another tool's gives for its name, one guessed from its name and its tool (a folder for a
+ * folder tool's path: `.` when the tool only reads, a new folder when it may create it), then `example <name>`.
  */
 function readableCandidates(s: Schema, name: string, hints: ToolHints | undefined): string[] {
   const out: string[] = [];
   const format = typeof s.format === 'string' ? FORMAT_EXAMPLES[s.format] : undefined;
   if (format) out.push(format);
-  const given = typeof s.description === 'string' ? /e\.g\.,?\s*["'`]([^"'`\n]{1,80})["'`]/.exec(s.description) : null;
-  if (given?.[1]) out.push(given[1]);
+  // (another tool's example names something that exists: not for a tool that creates one)
+  const shared = hints && !CREATE_TOOL.test(hints.tool) ? hints.catalogExamples?.get(name) : undefined;
+  const given = describedExample(s.description) ?? shared;
+  if (given) out.push(given);
   const n = name.toLowerCase();
   const tool = hints?.tool ?? '';
   if (PLACE_PARAM.test(n) && FOLDER_TOOL.test(tool)) out.push(hints?.changesState ? 'example-dir' : '.');
@@ -72,6 +87,7 @@ function readableCandidates(s: Schema, name: string, hints: ToolHints | undefine
   if (/dir|folder/.test(n)) out.push('example-dir');
   if (/email/.test(n)) out.push('user@example.com');
   if (/date/.test(n)) out.push('2024-01-31');
+  if (/(^|_)cell$/.test(n)) out.push('A1');
   out.push(`example ${name || 'text'}`);
   return out;
 }

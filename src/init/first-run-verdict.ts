@@ -19,7 +19,7 @@ export interface InitFiles {
   workflow: string;
 }
 
-/** How many tool errors the closing lines quote. */
+/** How many different tool errors the closing lines quote. */
 const QUOTED = 3;
 
 /**
@@ -46,8 +46,14 @@ export function firstRunVerdict(run: FirstRun, files: InitFiles): string[] {
   } else {
     lines.push(`The wiring works: every one of the ${calls} tool calls returned a result.`);
   }
-  for (const e of run.toolErrors.slice(0, QUOTED)) {
-    lines.push(`  ${visibleLine(e.tool, 80)}: ${visibleLine(e.message)}`);
+  // each renderer runs the same example call: its error is quoted once, so the lines quoted are different errors
+  const quoted = new Set<string>();
+  for (const e of run.toolErrors) {
+    if (quoted.size === QUOTED) break;
+    const line = `  ${visibleLine(e.tool, 80)}: ${visibleLine(e.message)}`;
+    if (quoted.has(line)) continue;
+    quoted.add(line);
+    lines.push(line);
   }
   if (errors > 0)
     lines.push(`  (edit the arguments of those cases in ${files.suite}; summary.md lists the first errors)`);

@@ -2,7 +2,7 @@ import { stringify } from 'yaml';
 import type { ServerSpec } from '../contracts/suite.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { newAjv } from '../graders/schema-check.js';
-import { changesState, type ToolExample, toolExample } from './tool-example.js';
+import { catalogExamples, changesState, type ToolExample, toolExample } from './tool-example.js';
 
 /** The tag every generated case carries until a person has written it (`eval --tag todo` runs only those). */
 export const TODO_TAG = 'todo';
@@ -86,8 +86,9 @@ export function starterSuite(
     .map((tool, i) => ({ tool, i }))
     .sort((a, b) => runOrder(a.tool) - runOrder(b.tool) || a.i - b.i);
   const ajv = newAjv();
+  const shared = catalogExamples(tools);
   for (const { tool } of ordered) {
-    const example = toolExample(tool, ajv);
+    const example = toolExample(tool, ajv, shared);
     const about = firstSentence(tool.description);
     lines.push(`  # TODO: ${tool.name}${about ? ` — ${about.replace(/\n/g, ' ')}` : ''}`);
     if (changesState(tool)) {

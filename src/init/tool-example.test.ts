@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { answerArgs } from '../config/expected-answer.js';
 import type { JSONSchema } from '../contracts/json-schema.js';
 import { checkWithAjv } from '../graders/schema-check.js';
-import { toolExample } from './tool-example.js';
+import { catalogExamples, toolExample } from './tool-example.js';
 
 const tool = (inputSchema: JSONSchema, name = 't') => ({ name, server: 's', inputSchema });
 
@@ -88,5 +88,30 @@ describe('toolExample', () => {
       args: { path: 'example-dir' },
     });
     expect(toolExample(tool(path, 'read_file'))).toMatchObject({ args: { path: 'example.txt' } });
+  });
+
+  it('takes the example another tool of the catalog gives for a parameter of the same name, except to create one', () => {
+    const sheet = (description: string) => ({
+      type: 'object',
+      properties: { sheet_name: { type: 'string', description }, start_cell: { type: 'string' } },
+      required: ['sheet_name', 'start_cell'],
+    });
+    const catalog = [
+      tool(sheet('Name of the worksheet (e.g. "Sheet1")'), 'read_range'),
+      tool(sheet('Worksheet to format'), 'format_range'),
+      tool(sheet('Name for the new worksheet'), 'create_worksheet'),
+    ];
+    const shared = catalogExamples(catalog);
+    expect(shared).toEqual(new Map([['sheet_name', 'Sheet1']]));
+    const args = catalog.map((t) => {
+      const example = toolExample(t, undefined, shared);
+      return example.ok ? example.args : example.reason;
+    });
+    expect(args).toEqual([
+      { sheet_name: 'Sheet1', start_cell: 'A1' },
+      { sheet_name: 'Sheet1', start_cell: 'A1' },
+      // a sheet that exists is no name for a new one
+      { sheet_name: 'example sheet_name', start_cell: 'A1' },
+    ]);
   });
 });

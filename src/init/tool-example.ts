@@ -5,6 +5,7 @@ import type { ToolDef } from '../contracts/tool.js';
 import { matchCall } from '../graders/match-args.js';
 import { checkAgainstSchema, newAjv } from '../graders/schema-check.js';
 import { canonicalJson } from '../util/canonical-json.js';
+import { describedExample } from './example-string.js';
 import { exampleArgs, noVariants, type ToolHints, type Variants } from './example-value.js';
 
 /** A tool's example call as the starter suite writes it, or why none could be made. */
@@ -57,10 +58,19 @@ function nextVariant(variants: Variants, errorPaths: readonly string[]): boolean
  * the same schema check and the same argument matcher), with its expectation in the suite's allowed-value form that
  * `sim:oracle` turns back into exactly that call. Alternatives the schema offers are tried in turn where ajv says the
  * value fails; when none passes, the tool gets no example (the suite leaves the case to a person). `ajv`: one per
- * catalog (starterSuite's), so that nothing compiled outlives it.
+ * catalog (starterSuite's), so that nothing compiled outlives it; `catalogExamples`: the examples the catalog's
+ * descriptions give per parameter name (catalogExamples()).
  */
-export function toolExample(tool: ToolDef, ajv: Ajv = newAjv()): ToolExample {
-  const hints: ToolHints = { tool: tool.name, changesState: changesState(tool) };
+export function toolExample(
+  tool: ToolDef,
+  ajv: Ajv = newAjv(),
+  catalogExamples?: ReadonlyMap<string, string>,
+): ToolExample {
+  const hints: ToolHints = {
+    tool: tool.name,
+    changesState: changesState(tool),
+    ...(catalogExamples ? { catalogExamples } : {}),
+  };
   const validate = compile(ajv, tool.inputSchema);
   const variants: Variants = noVariants();
   let problem = '';
@@ -99,4 +109,18 @@ function confirmed(tool: ToolDef, args: Record<string, unknown>): ToolExample {
   const problems = matchCall({ tool: tool.name, args, rawArgs: JSON.stringify(args) }, call, tool);
   if (problems.length > 0) return { ok: false, reason: problems[0] ?? 'the expectation does not match its example' };
   return { ok: true, args, expected };
+}
+
+/** Per parameter name, the first example a tool's description gives for it (`e.g. "Sheet1"`), across the catalog. */
+export function catalogExamples(tools: readonly ToolDef[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const tool of tools) {
+    const properties = tool.inputSchema.properties;
+    if (!properties || typeof properties !== 'object') continue;
+    for (const [name, schema] of Object.entries(properties as Record<string, unknown>)) {
+      const example = describedExample((schema as { description?: unknown } | null)?.description);
+      if (example !== undefined && !found.has(name)) found.set(name, example);
+    }
+  }
+  return found;
 }

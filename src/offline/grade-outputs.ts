@@ -207,6 +207,7 @@ function gradeLine(
     protocol,
     catalogHash: tools.hash,
     promptTokens: 0,
+    ...(c.tags?.length ? { tags: [...c.tags] } : {}),
     transcript,
     grades,
     startedAt: started,

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import {
+  CASE_000_EXPECTED,
+  CASE_000_PROSE,
+  CASE_001_FENCED,
+  CASE_002_STOPPED,
+} from '../../tests/fixtures/parse/golden.js';
 import type { Protocol } from '../contracts/model.js';
-import { CASE_000_EXPECTED, CASE_000_PROSE, CASE_001_FENCED, CASE_002_STOPPED } from './golden.js';
 import { acceptedCalls, parseResponse } from './index.js';
 
 const text = (t: string, protocol: Protocol = 'xml-tags') => parseResponse({ text: t, toolCalls: [] }, protocol);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ADVERSARIAL_INPUTS, ADVERSARIAL_TOOLS, SYNTAX_FRAGMENTS } from '../../tests/fixtures/parse/adversarial.js';
 import type { Protocol } from '../contracts/model.js';
-import { ADVERSARIAL_INPUTS, ADVERSARIAL_TOOLS, SYNTAX_FRAGMENTS } from './adversarial.js';
 import { parseResponse } from './index.js';
 
 const PROTOCOLS: Protocol[] = ['native', 'xml-tags', 'json', 'python-call'];

@@ -17,8 +17,9 @@ export const pluginShapes = {
   }),
   provider: z.looseObject({
     id: text,
-    kind: z.enum(['openai', 'anthropic', 'ollama', 'openai-compatible', 'sim'], {
-      message: 'one of openai, anthropic, ollama, openai-compatible, sim',
+    // Open: a built-in kind (openai, anthropic, ollama, openai-compatible, sim) or a name of the provider's own.
+    kind: z.string({ message: 'a string (a built-in kind such as openai, or a name of its own)' }).min(1, {
+      message: 'a non-empty string (a built-in kind such as openai, or a name of its own)',
     }),
     simulated: z.boolean({ message: 'a boolean' }),
     generate: fn('generate(request, signal?)'),

@@ -1,9 +1,9 @@
 import type { RendererEntry } from '../config/config-schema.js';
+import { NO_VARIANT, type VariantSpec } from '../config/variant-schema.js';
 import type { Renderer } from '../contracts/renderer.js';
 import { ToolgaugeError } from '../errors.js';
 import type { ResolvedVariant } from '../presentation/apply-variant.js';
 import { strategyLabel } from '../presentation/strategy-key.js';
-import { NO_VARIANT, type VariantSpec } from '../presentation/variant-schema.js';
 import type { Where } from './plugin-file.js';
 import { resolveRenderer } from './renderer-registry.js';
 import { VariantResolver, type VariantWhere } from './variant-resolver.js';

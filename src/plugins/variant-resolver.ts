@@ -1,9 +1,9 @@
 import { loadDescriptionOverrides, loadDistractorPool } from '../catalog/variant-sources.js';
+import { NO_VARIANT, type VariantSpec } from '../config/variant-schema.js';
+import { expandVariant } from '../config/variant-sweep.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';
 import type { ResolvedVariant } from '../presentation/apply-variant.js';
-import { expandVariant } from '../presentation/sweep.js';
-import { NO_VARIANT, type VariantSpec } from '../presentation/variant-schema.js';
 
 /** Where variant i of the config is defined, for error messages. */
 export type VariantWhere = (i: number) => string;

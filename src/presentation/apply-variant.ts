@@ -1,9 +1,9 @@
+import type { ConcreteVariant } from '../config/variant-schema.js';
 import type { Catalog, ToolDef } from '../contracts/tool.js';
 import { ToolgaugeError } from '../errors.js';
 import { hashOf } from '../util/canonical-json.js';
 import { seededRandom } from '../util/rng.js';
 import { type DescriptionOverrides, overrideOf, overrideTool, stripTool, truncateTool } from './tool-transforms.js';
-import type { ConcreteVariant } from './variant-schema.js';
 
 /** A variant with what it needs from files: the distractor candidates and the description overrides. */
 export interface ResolvedVariant {

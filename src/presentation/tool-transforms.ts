@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { StripPart } from '../config/variant-schema.js';
 import type { ToolDef } from '../contracts/tool.js';
 import { mapSchemaNodes, withParameterDescription } from './schema-nodes.js';
-import type { StripPart } from './variant-schema.js';
 
 /**
  * A descriptions file: per tool (by name, or `server/name`), a new description, new parameter descriptions (by name,

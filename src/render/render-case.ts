@@ -1,6 +1,6 @@
 import { CatalogMemo, caseCatalog } from '../catalog/case-catalog.js';
 import type { LoadedSuite } from '../config/load-suite.js';
-import type { ModelRequest, ProviderKind } from '../contracts/model.js';
+import type { ModelRequest, Oracle, ProviderKind } from '../contracts/model.js';
 import type { PreparedRenderer, RenderedRequest } from '../contracts/renderer.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import type { Catalog, ToolDef } from '../contracts/tool.js';
@@ -49,6 +49,8 @@ export interface RenderedCase {
   prepared: PreparedRenderer;
   /** The first request of the case, exactly as the provider receives it. */
   request: ModelRequest;
+  /** The expectations of the case's first message, for a simulated persona (passed beside the request, not in it). */
+  oracle: Oracle;
 }
 
 /**
@@ -88,7 +90,6 @@ export function renderCase(input: RenderCaseInput): RenderedCase {
   const memo = input.context?.catalogs ?? new CatalogMemo();
   const request: ModelRequest = {
     ...rendered,
-    oracle: oracleOf(testCase, 0, memo.summary(catalog)),
     meta: {
       caseId: `${input.suite.suite.name}/${testCase.id}`,
       repeat: input.trial?.repeat ?? 0,
@@ -97,5 +98,5 @@ export function renderCase(input: RenderCaseInput): RenderedCase {
       turn: 0,
     },
   };
-  return { catalog, tools, rendered, prepared, request };
+  return { catalog, tools, rendered, prepared, request, oracle: oracleOf(testCase, 0, memo.summary(catalog)) };
 }

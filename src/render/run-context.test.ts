@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { catalogOf, excelTools, readCase } from '../../renderers/fixtures/excel-catalog.js';
 import { renderers } from '../../renderers/index.js';
+import { catalogOf, excelTools, readCase } from '../../tests/fixtures/excel-catalog.js';
 import type { Renderer } from '../contracts/renderer.js';
 import type { Strategy } from '../plugins/index.js';
 import { RunContext } from './run-context.js';

@@ -9,7 +9,6 @@ const base: ModelRequest = {
   messages: [{ role: 'user', content: 'Show me the sheets in sales.xlsx.' }],
   protocol: 'xml-tags',
   stop: ['</tool_call>'],
-  oracle: { calls: [], noCall: false, answerMentions: [] },
   meta: { caseId: 'mini/metadata', repeat: 0, seed: 1, renderer: 'full-details', turn: 0 },
 };
 const real: KeyedProvider = {
@@ -21,9 +20,8 @@ const sim: KeyedProvider = { id: 'sim:oracle', simulated: true, options: { laten
 const key = (p: KeyedProvider, r: ModelRequest) => cassetteKey(cassetteRequest(p, r));
 
 describe('cassette key', () => {
-  it('ignores the oracle, meta.renderer and transport options; a real provider ignores all of meta', () => {
+  it('ignores meta.renderer and transport options; a real provider ignores all of meta', () => {
     const k = key(real, base);
-    expect(key(real, { ...base, oracle: { calls: [], noCall: true, answerMentions: ['x'] } })).toBe(k);
     expect(key(real, { ...base, meta: { ...base.meta, renderer: 'other', repeat: 3, seed: 9 } })).toBe(k);
     expect(key({ ...real, options: { ...real.options, baseURL: 'http://127.0.0.1:2/v1' } }, base)).toBe(k);
     expect(key({ ...real, options: { temperature: 0.7 } }, base)).not.toBe(k);

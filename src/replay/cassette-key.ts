@@ -6,7 +6,7 @@ import { redactSecrets } from '../util/redact.js';
  * Exactly what a provider's answer can depend on, and therefore what a cassette is keyed by. A real provider sees
  * only what goes over the wire (system, messages, tools, protocol, stop) plus its model and model parameters; a
  * simulated provider is also seeded by `meta` (seed, case, repeat, turn), so meta is part of its key only. The
- * oracle, `meta.renderer`, cache hints and transport options (URL, retries, timeouts, keys) never are.
+ * expectations a simulated provider is given beside the request (not part of it), `meta.renderer`, cache hints and transport options (URL, retries, timeouts, keys) never are.
  */
 export interface CassetteRequest {
   provider: string;
@@ -41,6 +41,7 @@ const TRANSPORT_OPTIONS = new Set([
   'retryMaxMs',
   'latencyMs',
   'transport',
+  'maxResponseMb',
 ]);
 
 export function modelOptions(options: Record<string, unknown>): Record<string, unknown> {
@@ -54,7 +55,7 @@ export interface KeyedProvider {
 }
 
 /** The canonical, redacted request a cassette entry stores and hashes. */
-export function cassetteRequest(provider: KeyedProvider, request: Omit<ModelRequest, 'oracle'>): CassetteRequest {
+export function cassetteRequest(provider: KeyedProvider, request: ModelRequest): CassetteRequest {
   const { caseId, repeat, seed, turn } = request.meta;
   const out: CassetteRequest = {
     provider: provider.id,
@@ -69,7 +70,7 @@ export function cassetteRequest(provider: KeyedProvider, request: Omit<ModelRequ
   return redactSecrets(out);
 }
 
-export function cassetteSlot(request: Omit<ModelRequest, 'oracle'>): CassetteSlot {
+export function cassetteSlot(request: ModelRequest): CassetteSlot {
   const { caseId, renderer, repeat, turn } = request.meta;
   return { caseId, renderer, repeat, turn };
 }

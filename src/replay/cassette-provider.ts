@@ -23,17 +23,16 @@ export function cassetteProvider(
     id: inner.id,
     kind: inner.kind,
     simulated: inner.simulated,
-    async generate(request, signal) {
-      const { oracle: _oracle, ...visible } = request;
-      const canonical = cassetteRequest(keyed, visible);
+    async generate(request, signal, oracle) {
+      const canonical = cassetteRequest(keyed, request);
       const key = cassetteKey(canonical);
-      const slot = cassetteSlot(visible);
+      const slot = cassetteSlot(request);
       if (mode !== 'record') {
         const hit = store.find(key, slot);
         if (hit) return structuredClone(hit.response);
         if (mode === 'replay') throw replayMiss(store, keyed.id, canonical, slot, key);
       }
-      const response: ModelResponse = redactSecrets(await inner.generate(request, signal));
+      const response: ModelResponse = redactSecrets(await inner.generate(request, signal, oracle));
       store.append({ key, provider: keyed.id, slot, request: canonical, response });
       return response;
     },

@@ -193,7 +193,7 @@ export class HtmlCaseData {
   constructor(
     header: RunHeader,
     outs: { index: TextOut; failing: TextOut; passing: TextOut },
-    private readonly opts: { maxDetails: number; tags?: Map<string, string[]>; chunkSize?: number },
+    private readonly opts: { maxDetails: number; chunkSize?: number },
   ) {
     this.renderers = header.strategies.map((s) => s.label);
     this.providers = header.providers.map((p) => p.label);
@@ -234,7 +234,7 @@ export class HtmlCaseData {
     if (r.error) this.addError(r);
     const grades = this.graders.map(() => '-');
     for (const g of r.grades) grades[this.idx(this.graders, g.grader)] = g.pass ? '1' : '0';
-    const tags = this.opts.tags?.get(`${r.suite}/${r.case}`) ?? [];
+    const tags = r.tags ?? [];
     const entry = [
       r.key,
       r.suite,

@@ -49,21 +49,6 @@ afterAll(async () => {
 const XSS_RENDERER = '<img src=x onerror=alert(7)>';
 const GRADERS = ['parseable', 'correct-arguments'];
 
-/** A suite file with tags for some of the synthetic cases, named in the run's header (the page's tag search). */
-function tagSuite(): string {
-  const file = join(dir, 'tagged-suite.yaml');
-  writeFileSync(
-    file,
-    [
-      'name: excel',
-      'cases:',
-      '  - { id: case-003, tags: [spreadsheet, zh], prompt: p, expect: { no_call: true } }',
-      "  - { id: xss, tags: ['<svg onload=alert(8)>'], prompt: p, expect: { no_call: true } }",
-    ].join('\n'),
-  );
-  return file;
-}
-
 async function writeRun(maxHtmlCases?: number): Promise<string> {
   const runDir = writeSyntheticRun(dir, `run-${maxHtmlCases ?? 'all'}`, [
     ...passingCases(10, 9, GRADERS, { renderer: 'full-details' }),
@@ -85,12 +70,16 @@ async function writeRun(maxHtmlCases?: number): Promise<string> {
       error: { code: 'PROVIDER_HTTP', message: '500 <img src=x onerror=alert(4)>' },
     },
   ]);
-  // point the header at the tagged suite file
+  // tags as the runner records them from the suite (the report reads them from the records, never from a suite file)
+  const TAGS: Record<string, string[]> = { 'case-003': ['spreadsheet', 'zh'], xss: ['<svg onload=alert(8)>'] };
   const log = join(runDir, 'run.jsonl');
-  const lines = readFileSync(log, 'utf8').split('\n');
-  const header = JSON.parse(lines[0] ?? '{}');
-  header.suites[0].file = tagSuite();
-  lines[0] = JSON.stringify(header);
+  const lines = readFileSync(log, 'utf8')
+    .split('\n')
+    .map((line) => {
+      if (!line) return line;
+      const r = JSON.parse(line);
+      return r.type === 'case' && TAGS[r.case] ? JSON.stringify({ ...r, tags: TAGS[r.case] }) : line;
+    });
   writeFileSync(log, lines.join('\n'));
   const run = await loadRun(runDir);
   await writeReports({

@@ -26,8 +26,6 @@ export interface HtmlOptions {
   maxCases?: number;
   comparison?: CompareResult | null;
   gateLines?: string[];
-  /** Tags per case (`suite/case`), for the case search. */
-  tags?: Map<string, string[]>;
 }
 
 const STYLE = `
@@ -244,7 +242,6 @@ export async function* renderHtml(
   const outs = { index: new MemoryOut(), failing: new MemoryOut(), passing: new MemoryOut() };
   const data = new HtmlCaseData(agg.header, outs, {
     maxDetails: opts.maxCases ?? DEFAULT_MAX_HTML_CASES,
-    ...(opts.tags ? { tags: opts.tags } : {}),
   });
   for await (const r of records()) data.add(r);
   const counts = data.finish();

@@ -15,7 +15,14 @@ export async function loadSnapshot(arg: string, what: string): Promise<RunSnapsh
       'USAGE',
       `${what} ${arg}: not found (pass reports/baseline.json, a reports/<run-id> folder or its run.jsonl)`,
     );
-  if (statSync(p).isDirectory() && existsSync(join(p, 'run.json'))) {
+  const isDir = statSync(p).isDirectory();
+  if (!isDir && !p.endsWith('.json') && !p.endsWith('.jsonl')) {
+    throw new ToolgaugeError(
+      'USAGE',
+      `${what} ${arg}: not a baseline or a run (pass reports/baseline.json, a reports/<run-id> folder or its run.jsonl)`,
+    );
+  }
+  if (isDir && existsSync(join(p, 'run.json'))) {
     return readSnapshot(join(p, 'run.json')) as RunSnapshot;
   }
   if (p.endsWith('.json')) {

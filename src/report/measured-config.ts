@@ -15,6 +15,7 @@ const OPERATIONAL_OPTIONS = new Set([
   'apiKeyEnv',
   'headers',
   'transport',
+  'maxResponseMb',
 ]);
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

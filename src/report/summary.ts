@@ -74,11 +74,38 @@ export function renderSummary(agg: RunAggregate, extra: SummaryExtra): string {
 }
 
 /**
- * The summary `-q` prints: the verdict (with the comparison against the baseline) and the renderer × provider matrix,
- * without the per-grader matrices, strategies, call shapes and first failures that summary.md goes on with.
+ * The summary `-q` prints: the verdict (with the comparison against the baseline), the renderer × provider matrix and
+ * the first different infrastructure errors, without the per-grader matrices, strategies, call shapes and first
+ * failures that summary.md goes on with.
  */
 export function renderBriefSummary(agg: RunAggregate, extra: SummaryExtra): string {
-  return `${[...summaryHead(agg, extra), '', runLogLine(extra)].join('\n')}\n`;
+  return `${[...summaryHead(agg, extra), ...briefInfraErrors(agg), '', runLogLine(extra)].join('\n')}\n`;
+}
+
+/** How many different infrastructure errors the brief summary quotes. */
+const BRIEF_ERRORS = 3;
+
+/**
+ * The first few different infrastructure errors, for the brief summary: without them a run whose every case erred
+ * (a wrong port, a refused key) says how many but not why.
+ */
+function briefInfraErrors(agg: RunAggregate): string[] {
+  if (agg.totalErrors === 0) return [];
+  const seen = new Set<string>();
+  const shown: string[] = [];
+  for (const e of agg.errors) {
+    const what = `${e.grader}: ${e.reason}`;
+    if (seen.has(what)) continue;
+    seen.add(what);
+    shown.push(`- ${mdCode(e.key)} ${mdText(e.grader)}: ${mdText(e.reason)}`);
+    if (shown.length === BRIEF_ERRORS) break;
+  }
+  return [
+    '',
+    `## Infrastructure errors (${agg.totalErrors}; the first different ones, all in summary.md)`,
+    '',
+    ...shown,
+  ];
 }
 
 function runLogLine(extra: SummaryExtra): string {

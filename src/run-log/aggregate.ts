@@ -1,7 +1,7 @@
 import type { ParsedCall } from '../contracts/parse.js';
 import type { CatalogDrift } from '../contracts/tool.js';
-import { runsWith } from '../presentation/strategy-providers.js';
 import { passHatK } from '../util/stats.js';
+import { runsWith } from '../util/strategy-providers.js';
 import { ConversationTally } from './conversation-tally.js';
 import { PresentationTally } from './presentation-tally.js';
 import type { CaseRecord, RunHeader } from './schema.js';

@@ -28,5 +28,8 @@ export function runPaths(arg: string, what: string): { runDir: string; runLog: s
     return { runDir: p, runLog };
   }
   if (p.endsWith('.jsonl') && existsSync(p)) return { runDir: resolve(p, '..'), runLog: p };
+  if (existsSync(p)) {
+    throw new ToolgaugeError('USAGE', `${what} ${arg}: not a run (pass a reports/<run-id> folder or its run.jsonl)`);
+  }
   throw new ToolgaugeError('USAGE', `${what} ${arg}: not found (pass a reports/<run-id> folder or its run.jsonl)`);
 }

@@ -114,6 +114,8 @@ export const CaseRecordSchema = z.object({
   catalogDrift: CatalogDriftSchema.optional(),
   /** Prompt size of the first request, in o200k tokens (an estimate for non-OpenAI models). */
   promptTokens: z.number(),
+  /** The case's tags as its suite gives them (absent: none), so reports search by tag without reading the suite. */
+  tags: z.array(z.string()).optional(),
   transcript: TranscriptSchema,
   grades: z.array(GradeSchema),
   startedAt: z.string(),

@@ -1,5 +1,5 @@
 import type { CaseSession } from '../catalog/server-pool.js';
-import type { Message, ModelRequest, NativeCall } from '../contracts/model.js';
+import type { Message, ModelRequest, NativeCall, Oracle } from '../contracts/model.js';
 import type { ParseContext, ParsedCall } from '../contracts/parse.js';
 import type { Provider } from '../contracts/provider.js';
 import type { ToolDef } from '../contracts/tool.js';
@@ -9,7 +9,16 @@ import { acceptedCalls, parseResponse } from '../parse/index.js';
 import { parseTools } from '../parse/parse-tools.js';
 import type { ToolSearchRuntime } from '../presentation/tool-search.js';
 import { feedbackMessages } from './feedback.js';
+import { checkReplyShape } from './reply-shape.js';
+import { reportedUsage } from './reported-usage.js';
 import { routeCall } from './route-call.js';
+
+/**
+ * The most calls of one reply executed against the servers: a model that answers with thousands of calls (a runaway or
+ * hostile one; a reply of a few MB can hold 100,000) would otherwise run every one, each result kept in the run log
+ * and sent back. The calls past it are answered as not executed, and graded as the model made them.
+ */
+export const MAX_EXECUTED_CALLS = 128;
 
 export interface LoopLimits {
   maxTurns: number;
@@ -42,9 +51,19 @@ export async function runAgentLoop(
   abort: CaseAbort,
   offered: readonly ToolDef[] = session.catalog.tools,
   search?: ToolSearchRuntime,
+  oracle?: Oracle,
 ): Promise<Transcript> {
   const turns: Turn[] = [];
-  const parts: LoopParts = { first, provider, session, limits, abort, offered, ...(search ? { search } : {}) };
+  const parts: LoopParts = {
+    first,
+    provider,
+    session,
+    limits,
+    abort,
+    offered,
+    ...(search ? { search } : {}),
+    ...(oracle ? { oracle } : {}),
+  };
   const end = await answerMessage(parts, turns, {
     messages: [...first.messages],
     maxTurns: limits.maxTurns,
@@ -56,6 +75,8 @@ export async function runAgentLoop(
 export interface LoopParts {
   /** The case's first request: the system prompt, tools, protocol and meta every later request keeps. */
   first: ModelRequest;
+  /** The first message's expectations, passed to a simulated provider beside each request (never in it). */
+  oracle?: Oracle;
   provider: Provider;
   session: CaseSession;
   limits: LoopLimits;
@@ -73,8 +94,8 @@ export interface MessageToAnswer {
   messages: Message[];
   maxTurns: number;
   userTurn?: number;
-  /** The persona's expectations for this message (a conversation's later messages); default: the first request's. */
-  oracle?: ModelRequest['oracle'];
+  /** The persona's expectations for this message (a conversation's later messages); default: the first message's. */
+  oracle?: Oracle;
 }
 
 /** How the answer to one user message ended, and the messages as last sent (without the final reply). */
@@ -91,7 +112,8 @@ export interface MessageEnd {
 export async function answerMessage(parts: LoopParts, turns: Turn[], todo: MessageToAnswer): Promise<MessageEnd> {
   const { first, provider, session, limits, abort, offered, search } = parts;
   let messages = todo.messages;
-  const { oracle: _oracle, ...visible } = first;
+  // the case's expectations go to a simulated persona only, beside the request
+  const oracle = provider.simulated ? (todo.oracle ?? parts.oracle) : undefined;
   // the search tool is a name a reply may call too (a text protocol's call to it is read like any other)
   const parseOffered = search ? [...offered, { name: search.spec.tool, inputSchema: {}, server: '' }] : offered;
   const context: ParseContext = { tools: parseTools(parseOffered, first.tools) };
@@ -100,7 +122,6 @@ export async function answerMessage(parts: LoopParts, turns: Turn[], todo: Messa
     finalText,
     stopReason,
   });
-  const base = todo.oracle ? { ...first, oracle: todo.oracle } : first;
   for (let n = 0; n < todo.maxTurns; n++) {
     const index = turns.length;
     if (abort.isAborted)
@@ -108,19 +129,20 @@ export async function answerMessage(parts: LoopParts, turns: Turn[], todo: Messa
     // with tool search, the native tools offered now: the first request's and those the case's searches loaded since
     const tools = search ? search.nativeTools : first.tools;
     const request: ModelRequest = {
-      ...base,
+      ...first,
       ...(tools ? { tools } : {}),
       messages: [...messages],
       meta: { ...first.meta, turn: index },
     };
     let response: Awaited<ReturnType<Provider['generate']>>;
     try {
-      response = await withTimeout(
-        (signal) => provider.generate(request, signal),
+      const reply = await withTimeout(
+        (signal) => provider.generate(request, signal, oracle),
         limits.turnMs,
         abort,
         `${provider.id} did not answer turn ${index + 1}`,
       );
+      response = reportedUsage(checkReplyShape(provider.id, reply));
     } catch (e) {
       // A turn timeout aborts the case too, but ends it as an error like any provider failure.
       const timedOut = e instanceof ToolgaugeError && e.code === 'PROVIDER_TIMEOUT';
@@ -131,7 +153,7 @@ export async function answerMessage(parts: LoopParts, turns: Turn[], todo: Messa
     const turn: Turn = {
       index,
       ...(todo.userTurn !== undefined ? { userTurn: todo.userTurn } : {}),
-      request: { ...visible, ...(tools ? { tools } : {}), messages: request.messages, meta: request.meta },
+      request,
       response,
       parse,
       executed: [],
@@ -178,15 +200,19 @@ async function executeCalls(
   const max = request.maxCallsPerTurn ?? Number.POSITIVE_INFINITY;
   for (const [i, { call, id, name }] of work.entries()) {
     const started = performance.now();
-    if (i >= max) {
+    if (i >= max || i >= MAX_EXECUTED_CALLS) {
       // a Cline-style agent runs the first tool of a message and tells the model the others did not run
+      const why =
+        i >= max
+          ? 'use one tool per message, and call it again in your next message'
+          : `this message holds ${work.length} tool calls, more than the ${MAX_EXECUTED_CALLS} run from one message`;
       out.push({
         callId: id,
         name,
         server: '',
         tool: name,
         args: call?.args,
-        result: `${name} was not executed: use one tool per message, and call it again in your next message.`,
+        result: `${name} was not executed: ${why}.`,
         isError: true,
         durationMs: 0,
       });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CaseSession } from '../catalog/server-pool.js';
-import type { ModelRequest, ModelResponse } from '../contracts/model.js';
+import type { ModelRequest, ModelResponse, Oracle } from '../contracts/model.js';
 import type { Provider } from '../contracts/provider.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import { CaseAbort } from './agent-loop.js';
@@ -22,14 +22,17 @@ const reply = (text: string): ModelResponse => ({
 });
 
 /** Calls `ping` until the message asks for `n` results, then answers; records what each request held. */
-function pinger(perMessage: number[]): { provider: Provider; seen: ModelRequest[] } {
-  const seen: ModelRequest[] = [];
+function pinger(
+  perMessage: number[],
+  simulated = true,
+): { provider: Provider; seen: (ModelRequest & { oracle?: Oracle })[] } {
+  const seen: (ModelRequest & { oracle?: Oracle })[] = [];
   const provider: Provider = {
     id: 'fake',
     kind: 'sim',
-    simulated: true,
-    async generate(request) {
-      seen.push(request);
+    simulated,
+    async generate(request, _signal, oracle) {
+      seen.push({ ...request, ...(oracle ? { oracle } : {}) });
       const spoken = request.messages.filter((m) => m.role === 'user' && !m.content.startsWith('<tool_result'));
       const since = request.messages.length - request.messages.lastIndexOf(spoken.at(-1) as never) - 1;
       const results = Math.floor(since / 2);
@@ -46,7 +49,6 @@ const first: ModelRequest = {
   system: 'tools: ping',
   messages: [{ role: 'user', content: 'one' }],
   protocol: 'xml-tags',
-  oracle: { calls: [], noCall: false, answerMentions: ['first'] },
   meta: { caseId: 's/c', repeat: 0, seed: 0, renderer: 'full-details', turn: 0 },
 };
 
@@ -71,6 +73,7 @@ const run = (provider: Provider, c: SuiteCase, maxTurns = 6) =>
       limits: { maxTurns, turnMs: 5000, toolMs: 5000 },
       abort: new CaseAbort(),
       offered: session.catalog.tools,
+      oracle: { calls: [], noCall: false, answerMentions: ['first'] },
     },
     c,
   );
@@ -97,6 +100,15 @@ describe('runConversation', () => {
     // the persona is told the expectations of the message being answered
     expect(seen[0]?.oracle?.answerMentions).toEqual(['first']);
     expect(seen[2]?.oracle?.answerMentions).toEqual(['second']);
+  });
+
+  it('gives the expectations to a simulated provider only, beside the request and never in it', async () => {
+    const real = pinger([1, 0, 0], false);
+    const t = await run(real.provider, conversation());
+    expect(t.stopReason).toBe('answered');
+    expect(real.seen.length).toBeGreaterThan(0);
+    for (const request of real.seen) expect(request).not.toHaveProperty('oracle');
+    for (const turn of t.turns) expect(turn.request).not.toHaveProperty('oracle');
   });
 
   it('sends no empty assistant message after an empty answer (APIs refuse empty content)', async () => {

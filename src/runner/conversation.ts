@@ -14,8 +14,8 @@ import { answerMessage, type LoopParts, runAgentLoop } from './agent-loop.js';
  * their expectations fail as never reached.
  */
 export async function runConversation(parts: LoopParts, testCase: SuiteCase): Promise<Transcript> {
-  const { first, provider, session, limits, abort, offered, search } = parts;
-  if (!testCase.turns) return runAgentLoop(first, provider, session, limits, abort, offered, search);
+  const { first, provider, session, limits, abort, offered, search, oracle } = parts;
+  if (!testCase.turns) return runAgentLoop(first, provider, session, limits, abort, offered, search, oracle);
   const turns: Turn[] = [];
   const total = testCase.maxTotalTurns ?? Number.POSITIVE_INFINITY;
   let messages: Message[] = [...first.messages];
@@ -39,7 +39,7 @@ export async function runConversation(parts: LoopParts, testCase: SuiteCase): Pr
       maxTurns: budget,
       userTurn: u,
       // a later message's expectations, with the catalog the strategy presents (a persona's candidates) kept
-      ...(u > 0 ? { oracle: oracleOf(testCase, u, first.oracle?.catalog) } : {}),
+      ...(u > 0 ? { oracle: oracleOf(testCase, u, oracle?.catalog) } : {}),
     });
     ({ finalText, stopReason, messages } = end);
     if (stopReason !== 'answered') break;

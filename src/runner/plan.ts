@@ -1,7 +1,7 @@
 import type { LoadedSuite } from '../config/load-suite.js';
 import type { SuiteCase } from '../contracts/suite.js';
 import type { ProviderSlot, Strategy } from '../plugins/index.js';
-import { runsWith } from '../presentation/strategy-providers.js';
+import { runsWith } from '../util/strategy-providers.js';
 
 /** One unit of work: a case in one cell (strategy × provider) for one repeat. */
 export interface PlanItem {

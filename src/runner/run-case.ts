@@ -49,7 +49,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
   const session = await pool.openCase(suite, c, bounds).catch((e: unknown) => e as Error);
   try {
     if (session instanceof Error) throw session;
-    const { catalog, tools, rendered, prepared, request } = renderCase({
+    const { catalog, tools, rendered, prepared, request, oracle } = renderCase({
       suite,
       testCase: c,
       live: session.catalog,
@@ -71,6 +71,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
       : undefined;
     const parts = {
       first: request,
+      oracle,
       provider: provider.provider,
       session,
       limits,
@@ -116,6 +117,7 @@ export async function runCase(item: PlanItem, pool: ServerPool, settings: CaseSe
     catalogHash,
     ...(catalogDrift ? { catalogDrift } : {}),
     promptTokens,
+    ...(c.tags?.length ? { tags: [...c.tags] } : {}),
     transcript,
     grades,
     startedAt: started.toISOString(),

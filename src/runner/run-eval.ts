@@ -122,7 +122,9 @@ function retryHint(e: unknown): string {
  */
 export async function runEval(input: EvalInput): Promise<EvalOutcome> {
   const runLog = join(input.runDir, 'run.jsonl');
-  const lock = lockRunDir(input.runDir, input.resume ? 'eval --resume' : 'eval');
+  // a stale lock taken over is a notice for the person running it, said where the run's other notices go
+  const notify = input.pool?.notify;
+  const lock = lockRunDir(input.runDir, input.resume ? 'eval --resume' : 'eval', notify ? { onNote: notify } : {});
   // Provider plugins and simulated providers take options no provider parser has seen: register what they carry
   // too, so the effective config in the header — and anything quoting it later — is written redacted.
   registerCredentials(input.header.config);

@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import type { ProviderEntry, RendererEntry } from '../config/config-schema.js';
+import type { VariantSpec } from '../config/variant-schema.js';
 import type { Strategy } from '../plugins/index.js';
-import type { VariantSpec } from '../presentation/variant-schema.js';
 
 /** A provider's recommendation: its label, its config entry (credentials redacted) and the strategy chosen for it. */
 export interface Recommendation {

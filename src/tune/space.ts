@@ -2,8 +2,8 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import type { RendererEntry } from '../config/config-schema.js';
 import { loadYamlFile, type SemanticIssue } from '../config/load-yaml.js';
+import { VariantSchema, type VariantSpec } from '../config/variant-schema.js';
 import { labelFor } from '../plugins/index.js';
-import { VariantSchema, type VariantSpec } from '../presentation/variant-schema.js';
 import { DEFAULT_SPACE } from './default-space.js';
 
 /** Candidates a space may expand to: past this, a race's first round alone is a grid. */

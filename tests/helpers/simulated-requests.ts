@@ -1,4 +1,6 @@
 /** Hand-built requests and a tiny feedback loop for the persona tests (not a test file itself). */
+
+import type { PersonaRequest } from '../../providers/simulated/types.js';
 import type {
   ExpectedCall,
   Message,
@@ -6,6 +8,7 @@ import type {
   ModelResponse,
   Oracle,
   Protocol,
+  Provider,
   RenderedTool,
 } from '../../src/contracts/index.js';
 
@@ -99,7 +102,8 @@ export interface RequestSketch {
   messages?: Message[];
 }
 
-export function makeRequest(s: RequestSketch): ModelRequest {
+/** A request with the expectations a persona reads beside it (`simulate` passes them as the runner does). */
+export function makeRequest(s: RequestSketch): PersonaRequest {
   const prompt = s.prompt ?? '帮我读取 test.xlsx 文件的 Sheet1 工作表的内容';
   return {
     system: s.system,
@@ -131,12 +135,12 @@ export function xmlCalls(text: string): TextCall[] {
  * Appends the reply and fed-back results the way the runner's feedback does (native: tool messages;
  * text: one user message of `<tool_result>` blocks), with results produced by `result(name)`.
  */
-export function feedBack(
-  request: ModelRequest,
+export function feedBack<R extends ModelRequest>(
+  request: R,
   response: ModelResponse,
   calledNames: string[],
   result: (name: string) => string,
-): ModelRequest {
+): R {
   const messages: Message[] = [...request.messages];
   if (request.protocol === 'native') {
     messages.push({ role: 'assistant', content: response.text, toolCalls: response.toolCalls });
@@ -148,4 +152,10 @@ export function feedBack(
     messages.push({ role: 'user', content: blocks.join('\n') });
   }
   return { ...request, messages, meta: { ...request.meta, turn: request.meta.turn + 1 } };
+}
+
+/** Asks a simulated provider as the runner does: the request, and its expectations as `generate`'s third argument. */
+export function simulate(provider: Provider, request: PersonaRequest, signal?: AbortSignal): Promise<ModelResponse> {
+  const { oracle, ...sent } = request;
+  return provider.generate(sent, signal, oracle);
 }

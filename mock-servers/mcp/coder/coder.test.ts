@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Connected, connectInMemory } from '../economist/test-support.js';
+import { type Connected, connectInMemory } from '../../../tests/helpers/mock-server-client.js';
 import { coderServer } from './index.js';
 
 let open: Connected[] = [];

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadSuite, replaySuite } from '../economist/test-support.js';
+import { loadSuite, replaySuite } from '../../../tests/helpers/mock-server-client.js';
 import { coderServer } from './index.js';
 
 const SUITE = fileURLToPath(new URL('../../../suites/coder.yaml', import.meta.url));

@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type Connected, connectInMemory } from '../../../tests/helpers/mock-server-client.js';
 import { economistServer } from './index.js';
-import { type Connected, connectInMemory } from './test-support.js';
 
 let open: Connected[] = [];
 async function connect(): Promise<Connected> {

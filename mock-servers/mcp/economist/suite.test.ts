@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { loadSuite, replaySuite } from '../../../tests/helpers/mock-server-client.js';
 import { economistServer } from './index.js';
-import { loadSuite, replaySuite } from './test-support.js';
 
 const SUITE = fileURLToPath(new URL('../../../suites/economist.yaml', import.meta.url));
 

@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { callText, connectInMemory } from '../../../tests/helpers/builtin-server-client.js';
 import { EXCEL_TOOL_NAMES, excelServer } from './index.js';
-import { callText, connectInMemory } from './test-client.js';
 
 let client: Client;
 beforeEach(async () => {

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SuiteSchema } from '../../../src/config/suite-schema.js';
+import { callText, connectInMemory } from '../../../tests/helpers/builtin-server-client.js';
 import { EXCEL_TOOL_NAMES, excelServer } from './index.js';
-import { callText, connectInMemory } from './test-client.js';
 
 const SUITE_PATH = fileURLToPath(new URL('../../../suites/excel.yaml', import.meta.url));
 const suite = SuiteSchema.parse(parse(readFileSync(SUITE_PATH, 'utf8')));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codes, notAccepted, parse } from './test-kit.js';
+import { codes, notAccepted, parse } from '../../../tests/helpers/format-test-kit.js';
 
 const block = (calls: string) => `<|tools_prefix|>${calls}<|tools_suffix|>`;
 

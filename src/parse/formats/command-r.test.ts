@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { codes, notAccepted, parse } from '../../../tests/helpers/format-test-kit.js';
 import { findReasoningChannels } from './reasoning-channels.js';
-import { codes, notAccepted, parse } from './test-kit.js';
 
 const action = (json: string) => `<|START_ACTION|>${json}<|END_ACTION|>`;
 

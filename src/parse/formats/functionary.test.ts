@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codes, notAccepted, parse } from './test-kit.js';
+import { codes, notAccepted, parse } from '../../../tests/helpers/format-test-kit.js';
 
 describe('functionary v2: <|recipient|>NAME\\n<|content|>{…}', () => {
   it('reads one call; the region takes in its <|from|>assistant line and <|stop|>', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { codes, notAccepted, parse } from '../../../tests/helpers/format-test-kit.js';
 import type { ParseTool } from '../../contracts/parse.js';
 import { parseResponse } from '../index.js';
-import { codes, notAccepted, parse } from './test-kit.js';
 
 const v3 = (json: string) => `<|message_sep|>\n\nfunction call<|role_sep|>\n${json}`;
 const gcml = (invokes: string) => `<｜GCML｜tool_calls>\n${invokes}</｜GCML｜tool_calls>`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codes, notAccepted, parse } from './test-kit.js';
+import { codes, notAccepted, parse } from '../../../tests/helpers/format-test-kit.js';
 
 describe('granite: <|tool_call|>[…]', () => {
   it('reads one call, the region from the token to the end of the list', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { codes, notAccepted, parse } from '../../../tests/helpers/format-test-kit.js';
 import { findReasoningChannels } from './reasoning-channels.js';
-import { codes, notAccepted, parse } from './test-kit.js';
 
 const analysis = (text: string) => `<|channel|>analysis<|message|>${text}<|end|>`;
 const commentaryCall = (name: string, json: string) =>

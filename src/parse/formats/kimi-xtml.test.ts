@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { codes, notAccepted, parse } from '../../../tests/helpers/format-test-kit.js';
 import type { ParseTool } from '../../contracts/parse.js';
 import { parseResponse } from '../index.js';
-import { codes, notAccepted, parse } from './test-kit.js';
 
 const arg = (key: string, value: string, type?: string) =>
   `<|open|>argument key="${key}"${type ? ` type="${type}"` : ''}<|sep|>${value}<|close|>argument<|sep|>`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codes, notAccepted, parse } from './test-kit.js';
+import { codes, notAccepted, parse } from '../../../tests/helpers/format-test-kit.js';
 
 const call = (id: string, args: string) =>
   `<|tool_call_begin|>${id}<|tool_call_argument_begin|>${args}<|tool_call_end|>`;

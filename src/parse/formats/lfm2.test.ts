@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codes, notAccepted, parse } from './test-kit.js';
+import { codes, notAccepted, parse } from '../../../tests/helpers/format-test-kit.js';
 
 const call = (body: string) => `<|tool_call_start|>${body}<|tool_call_end|>`;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codes, notAccepted, parse } from './test-kit.js';
+import { codes, notAccepted, parse } from '../../../tests/helpers/format-test-kit.js';
 
 describe('llama: Llama 3.x <|python_tag|>', () => {
   it('reads a JSON call up to <|eom_id|>, the token included in its region', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { codes, notAccepted, parse } from '../../../tests/helpers/format-test-kit.js';
 import type { ParseTool } from '../../contracts/parse.js';
 import { parseResponse } from '../index.js';
-import { codes, notAccepted, parse } from './test-kit.js';
 
 const param = (name: string, value: string) => `<param name="${name}">${value}</param>`;
 const fn = (name: string, params: string) => `<function name="${name}">${params}</function>`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { codes, notAccepted, parse } from '../../../tests/helpers/format-test-kit.js';
 import type { ParseTool } from '../../contracts/parse.js';
 import { parseResponse } from '../index.js';
-import { codes, notAccepted, parse } from './test-kit.js';
 
 const m2 = (invokes: string) => `<minimax:tool_call>\n${invokes}</minimax:tool_call>`;
 const invoke = (name: string, params: string) => `<invoke name="${name}">\n${params}</invoke>\n`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codes, notAccepted, parse } from './test-kit.js';
+import { codes, notAccepted, parse } from '../../../tests/helpers/format-test-kit.js';
 
 describe('mistral: [TOOL_CALLS] before v11 (a JSON list)', () => {
   it('reads one call with its id, the region from the token to the end of the list', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { codes, notAccepted, parse } from '../../../tests/helpers/format-test-kit.js';
 import { acceptedCalls } from '../index.js';
-import { codes, notAccepted, parse } from './test-kit.js';
 
 const tag = (body: string) => `<tool_call>${body}</tool_call>`;
 

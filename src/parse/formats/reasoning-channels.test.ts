@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { codes, parse } from '../../../tests/helpers/format-test-kit.js';
 import { stripThink } from '../index.js';
-import { codes, parse } from './test-kit.js';
 
 const hermes = '<tool_call>{"name": "get_stock", "arguments": {"sku": "B-12"}}</tool_call>';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codes, notAccepted, parse } from './test-kit.js';
+import { codes, notAccepted, parse } from '../../../tests/helpers/format-test-kit.js';
 
 const call = (id: string, name: string, args: string) =>
   `<|tool_call:begin|>${id}<|tool_call:name|>${name}<|tool_call:args|>${args}<|tool_call:end|>`;

@@ -1,6 +1,7 @@
 import type { ParseTool } from '../../contracts/parse.js';
 import { resolveToolName } from '../../util/resolve-tool-name.js';
 import { setKey } from '../../util/set-key.js';
+import { openTagAt } from '../child-elements.js';
 import {
   atReadLimit,
   emptyFound,
@@ -15,8 +16,6 @@ import { TagBodies } from '../tag-bodies.js';
 import { parameterSchemas, parameterValue } from '../text-values.js';
 import { TokenCursor } from './token-scan.js';
 
-/** The longest element name read (tool names are at most 64 characters on every native API). */
-const MAX_NAME = 64;
 /** More parameters than this in one call is garbage, not a call. */
 const MAX_PARAMETERS = 200;
 
@@ -100,27 +99,6 @@ export function findToolNamedXmlCalls(text: string, ctx: FinderContext): Found {
     found.calls.push(call);
   }
   return found;
-}
-
-/**
- * `<name>` at `at`, an element name as Cline and Roo Code write tool and parameter tags (`[A-Za-z_][\w.:-]*`, no
- * attributes): the name and just past its `>`; undefined when it is not such an open tag. Char codes, no regex: every
- * `<` of a reply is tried.
- */
-function openTagAt(text: string, at: number): { name: string; end: number } | undefined {
-  if (text.charCodeAt(at) !== 60 || !isNameStart(text.charCodeAt(at + 1))) return undefined;
-  const limit = Math.min(text.length, at + 2 + MAX_NAME);
-  for (let i = at + 2; i < limit; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 62) return { name: text.slice(at + 1, i), end: i + 1 };
-    if (!isNameStart(c) && !(c >= 48 && c <= 57) && c !== 46 && c !== 58 && c !== 45) return undefined;
-  }
-  return undefined;
-}
-
-/** `[A-Za-z_]` */
-function isNameStart(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 }
 
 /** Names resolved per reply beyond the offered names themselves: a reply of thousands of distinct tags is not calls. */

@@ -12,7 +12,6 @@ import {
   htmlFoot,
   htmlHead,
 } from '../html.js';
-import { loadCaseTags } from '../html-case-tags.js';
 import { HtmlCaseData } from '../html-data.js';
 import type { BuiltinReporter, ReportEnd } from './builtin-reporter.js';
 import { appendFile, PartFiles } from './part-files.js';
@@ -40,7 +39,6 @@ export function htmlReporter(options: { maxHtmlCases?: number } = {}): BuiltinRe
       };
       data = new HtmlCaseData(run.header, outs, {
         maxDetails: options.maxHtmlCases ?? DEFAULT_MAX_HTML_CASES,
-        tags: loadCaseTags(run.header),
       });
     },
     onCase(r: CaseRecord) {

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import type { ParseResult } from '../../contracts/parse.js';
-import { acceptedCalls, parseResponse } from '../index.js';
+import type { ParseResult } from '../../src/contracts/parse.js';
+import { acceptedCalls, parseResponse } from '../../src/parse/index.js';
 
 /** Test helpers for the format tests (left out of the build). */
 

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { BuiltinServer } from '../../../src/contracts/mock-server.js';
+import type { BuiltinServer } from '../../src/contracts/mock-server.js';
 
 /** A real SDK client connected in-process to a fresh instance of a bundled server (tests and smoke checks). */
 export async function connectInMemory(builtin: BuiltinServer): Promise<Client> {

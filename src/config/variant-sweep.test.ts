@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applySweepFlags, expandVariant, parseSweepFlag } from './sweep.js';
+import { applySweepFlags, expandVariant, parseSweepFlag } from './variant-sweep.js';
 
 describe('sweeps', () => {
   it('a swept variant is one concrete variant per point, named by its values', () => {

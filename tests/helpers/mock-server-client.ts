@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { loadSuite as loadSuiteFile, wholeSuite } from '../../../src/config/load-suite.js';
-import type { Suite } from '../../../src/config/suite-schema.js';
+import { loadSuite as loadSuiteFile, wholeSuite } from '../../src/config/load-suite.js';
+import type { Suite } from '../../src/config/suite-schema.js';
 
 /**
  * Test support shared by the economist and coder tests (not used at runtime): a real SDK Client connected to a
