@@ -12,7 +12,7 @@ describe('cached-schemas renderer', () => {
     const out = renderOnce(cachedSchemas, cacheInput());
     expect(out.protocol).toBe('xml-tags');
     expect(out.tools).toBeUndefined();
-    expect(out.cacheHints).toEqual({ stablePrefixChars: out.system.length, anthropicCacheControl: true });
+    expect(out.cacheHints).toEqual({ stablePrefixChars: out.system.length, cachePrefix: true });
     expect(out.system).toMatchInlineSnapshot(`
       "You are a helpful AI assistant.
 

@@ -51,7 +51,7 @@ export const cachedSchemas: Renderer = {
         messages: caseMessages(c),
         protocol,
         ...(tools ? { tools } : {}),
-        cacheHints: { stablePrefixChars: prefix.length, anthropicCacheControl: true },
+        cacheHints: { stablePrefixChars: prefix.length, cachePrefix: true },
       }),
     };
   },

@@ -85,7 +85,7 @@ describe('anthropic conversions', () => {
   it('puts cache_control on the system block and the last tool when asked, and maps toolChoice', async () => {
     mock = await startLlmMock({ responder: weatherResponder });
     const provider = anthropicFactory.create('c', { baseURL: mock.url, toolChoice: 'required' }, { env });
-    await provider.generate(firstTurn({ cacheHints: { anthropicCacheControl: true } }));
+    await provider.generate(firstTurn({ cacheHints: { cachePrefix: true } }));
     expect(mock.requests[0]?.body).toMatchObject({
       system: [
         { type: 'text', text: 'You are a weather assistant. Use the tools.', cache_control: { type: 'ephemeral' } },

@@ -86,7 +86,7 @@ export function toAnthropicParams(
   request: ModelRequest,
   options: ProviderOptions,
 ): MessageCreateParamsNonStreaming {
-  const cache = request.cacheHints?.anthropicCacheControl === true;
+  const cache = request.cacheHints?.cachePrefix === true;
   const params: MessageCreateParamsNonStreaming = {
     model,
     max_tokens: options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,

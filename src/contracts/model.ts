@@ -62,8 +62,11 @@ export interface Oracle {
 export interface CacheHints {
   /** The system prompt's first `stablePrefixChars` characters are byte-stable across cases (cacheable). */
   stablePrefixChars?: number;
-  /** Ask Anthropic to cache the tools + system prefix (`cache_control: {type: 'ephemeral'}`). */
-  anthropicCacheControl?: boolean;
+  /**
+   * Ask the provider to cache the tools and the stable prefix where its API caches only when asked (the Anthropic
+   * provider marks them with `cache_control`); providers whose API caches by itself, or not at all, ignore it.
+   */
+  cachePrefix?: boolean;
 }
 
 /**
