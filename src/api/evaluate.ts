@@ -13,6 +13,7 @@ import { resolveReporters } from '../report/reporter-registry.js';
 import { RunReporters } from '../report/run-reporters.js';
 import { runLogOf } from '../run-log/run-folder.js';
 import type { CaseRecord, RunHeader } from '../run-log/schema.js';
+import { caseSettingsOf } from '../runner/case-settings.js';
 import { planSize } from '../runner/plan.js';
 import { checkListedExpectations } from '../runner/preflight.js';
 import { runEval } from '../runner/run-eval.js';
@@ -24,7 +25,7 @@ import { parseShard } from '../util/shard.js';
 import { loadConfigInput } from './config-input.js';
 import type { EvaluateControl, EvaluateOptions, EvaluateResult } from './evaluate-types.js';
 import { newRunId } from './run-meta.js';
-import { caseSettingsOf, checkRanges, planned, readResume, runHeaderOf } from './run-plan.js';
+import { checkRanges, planned, readResume, runHeaderOf } from './run-plan.js';
 import { runResultOf } from './run-result.js';
 
 export type * from './evaluate-types.js';

@@ -9,7 +9,6 @@ import { loadYamlFile } from '../config/load-yaml.js';
 import { findCase } from '../config/suite-cases.js';
 import { inlineVariant } from '../config/variant-flags.js';
 import { NO_VARIANT, type VariantSpec } from '../config/variant-schema.js';
-import type { ProviderKind } from '../contracts/model.js';
 import type { RenderedRequest } from '../contracts/renderer.js';
 import { ToolgaugeError } from '../errors.js';
 import { resolveProviders, resolveStrategies, type Strategy } from '../plugins/index.js';

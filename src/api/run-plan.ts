@@ -4,7 +4,6 @@ import { ConfigSchema } from '../config/config-schema.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import type { LoadedSuite } from '../config/load-suite.js';
 import { suiteHashes } from '../config/suite-hash.js';
-import type { Grader } from '../contracts/grade.js';
 import { ToolgaugeError } from '../errors.js';
 import type { ProviderSlot, Strategy } from '../plugins/index.js';
 import { strategyHeader } from '../plugins/strategy-header.js';
@@ -12,7 +11,6 @@ import { readRunLog } from '../run-log/reader.js';
 import type { RunHeader } from '../run-log/schema.js';
 import { RUN_LOG_FORMAT } from '../run-log/schema.js';
 import { type PlanItem, plan, planSize } from '../runner/plan.js';
-import type { CaseSettings } from '../runner/run-case.js';
 import { displayPath } from '../util/display-path.js';
 import { toolgaugeVersion } from '../util/package-root.js';
 import { inShard, type Shard } from '../util/shard.js';
@@ -69,21 +67,6 @@ export function runHeaderOf(input: {
     ...(resumed ? { resumedFrom: input.runDir } : {}),
     ...(shard ? { shard } : {}),
     ...(input.caseFilter ? { caseFilter: input.caseFilter } : {}),
-  };
-}
-
-/** What every case of the run needs from the config: seed, limits, graders, and where the schema cache is. */
-export function caseSettingsOf(loaded: LoadedConfig, graders: Grader[]): CaseSettings {
-  const { config } = loaded;
-  return {
-    seed: config.seed,
-    maxTurns: config.maxTurns,
-    turnMs: config.timeouts.turnMs,
-    caseMs: config.timeouts.caseMs,
-    toolMs: config.timeouts.toolMs,
-    serverStartMs: config.timeouts.serverStartMs,
-    graders,
-    schemaDir: loaded.dir,
   };
 }
 

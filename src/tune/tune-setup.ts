@@ -11,6 +11,7 @@ import {
   type Strategy,
 } from '../plugins/index.js';
 import { RunContext } from '../render/run-context.js';
+import { caseSettingsOf } from '../runner/case-settings.js';
 import { checkListedExpectations } from '../runner/preflight.js';
 import type { CaseSettings } from '../runner/run-case.js';
 import { gradable } from './case-cost.js';
@@ -105,17 +106,8 @@ export async function setUpTune(
     cases,
     allCases,
     suites: counts,
-    settings: {
-      seed: config.seed,
-      maxTurns: config.maxTurns,
-      turnMs: config.timeouts.turnMs,
-      caseMs: config.timeouts.caseMs,
-      toolMs: config.timeouts.toolMs,
-      serverStartMs: config.timeouts.serverStartMs,
-      graders: [grader!],
-      schemaDir: space.dir,
-      context,
-    },
+    // the schema cache sits beside the space file
+    settings: { ...caseSettingsOf(loaded, [grader!]), schemaDir: space.dir, context },
     pool: new ServerPool(pool),
     context,
   };
