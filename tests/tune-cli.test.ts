@@ -199,7 +199,9 @@ describe('toolgauge tune interrupted and resumed (real openai SDK against the wi
       ]);
       const done = finished(child);
       const cassettes = join(out, 'cassettes.jsonl');
-      await waitFor(() => existsSync(cassettes) && cassetteLines(cassettes).length >= 30, 60_000);
+      // while the tune writes, the file's last line may be half written: count the finished lines only
+      const finishedLines = () => readFileSync(cassettes, 'utf8').split('\n').length - 1;
+      await waitFor(() => existsSync(cassettes) && finishedLines() >= 30, 60_000);
       child.kill('SIGINT');
       const stopped = await done;
       expect(stopped.code, stopped.stderr).toBe(130);
