@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { closeReportBrowser, openReport } from '../../tests/helpers/report-browser.js';
 import { passingCases, writeSyntheticRun } from '../../tests/helpers/synthetic-run.js';
 import { useTempDirs } from '../../tests/helpers/temp-dirs.js';
 import { loadRun } from '../run-log/load-run.js';
@@ -14,37 +14,7 @@ import { writeReports } from './write-reports.js';
 const tempDir = useTempDirs();
 
 const dir = tempDir('tg-html-');
-let browser: BrowserContext;
-
-/**
- * The browser test drives an installed Chromium (Debian's package: no browser download). Without one it skips,
- * saying why, unless TOOLGAUGE_REQUIRE_BROWSER=1 (set by .ci/run, which installs Chromium): then a missing browser
- * is a failure, not a quiet skip. TOOLGAUGE_CHROMIUM points at another binary.
- */
-const CHROMIUM = process.env.TOOLGAUGE_CHROMIUM || '/usr/bin/chromium';
-const NO_CHROMIUM = `no Chromium at ${CHROMIUM} (install it: apt-get install chromium, or set TOOLGAUGE_CHROMIUM)`;
-const hasChromium = existsSync(CHROMIUM);
-
-beforeAll(async () => {
-  if (!hasChromium) return;
-  // A fresh --user-data-dir, as Playwright wants it: the persistent-context argument.
-  browser = await chromium.launchPersistentContext(tempDir('tg-chromium-'), {
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-});
-afterAll(async () => {
-  await browser?.close();
-});
+afterAll(closeReportBrowser);
 
 const XSS_RENDERER = '<img src=x onerror=alert(7)>';
 const GRADERS = ['parseable', 'correct-arguments'];
@@ -94,40 +64,11 @@ async function writeRun(maxHtmlCases?: number): Promise<string> {
   return runDir;
 }
 
-function needChromium(ctx: { skip: (note: string) => void }): void {
-  if (hasChromium) return;
-  if (process.env.TOOLGAUGE_REQUIRE_BROWSER === '1') throw new Error(`${NO_CHROMIUM}; TOOLGAUGE_REQUIRE_BROWSER=1`);
-  // The default reporter hides skip notes: say it where `npm test` shows it.
-  console.warn(`report.html browser test skipped: ${NO_CHROMIUM}`);
-  ctx.skip(NO_CHROMIUM);
-}
-
-/** Opens the page, recording dialogs and requests. */
-async function open(runDir: string, url = pathToFileURL(join(runDir, 'report.html')).href) {
-  const page = await browser.newPage();
-  const dialogs: string[] = [];
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
-  const requests: string[] = [];
-  page.on('request', (r) => requests.push(r.url()));
-  const pageErrors: string[] = [];
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') pageErrors.push(m.text());
-  });
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="1"]');
-  /** Nothing from the run became markup, nothing asked the network, nothing alerted. */
-  const clean = async () => {
-    expect(await page.locator('img, b[onmouseover], svg[onload], [onerror]').count()).toBe(0);
-    expect(await page.locator('script').count()).toBe(2); // the data element and the page's own script
-    expect(dialogs).toEqual([]);
-    expect(pageErrors).toEqual([]); // no script error, no CSP violation
-    expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
-  };
-  return { page, clean };
+/** A run's report.html (or a `file:` URL of it with its address fragment) in Chromium; the test skips without one. */
+async function open(runDir: string, ctx: { skip: (note: string) => void }, url = join(runDir, 'report.html')) {
+  const report = await openReport(url, ctx);
+  if (!report) throw new Error('unreachable: the test was skipped');
+  return report;
 }
 
 /** Every key the case list shows for the current filters, paging through to the end. */
@@ -146,9 +87,8 @@ async function listedKeys(page: Page): Promise<string[]> {
 
 describe('report.html in headless Chromium', () => {
   it('a matrix cell lists exactly its cases, paged, with a true count', async (ctx) => {
-    needChromium(ctx);
     const runDir = await writeRun();
-    const { page, clean } = await open(runDir);
+    const { page, clean } = await open(runDir, ctx);
     for (const [r, p] of [
       ['names-only', 'sim:guesser'],
       ['full-details', 'sim:guesser'],
@@ -181,7 +121,7 @@ describe('report.html in headless Chromium', () => {
     // the filters are in the address: opening it shows the same list
     const link = page.url();
     expect(link).toContain('#cases?');
-    const again = await open(runDir, link);
+    const again = await open(runDir, ctx, link);
     expect(await again.page.locator('#count').innerText()).toBe('5');
     expect(await again.page.locator('#f-outcome').inputValue()).toBe('fail');
     expect(await again.page.locator('#f-renderer').inputValue()).toBe('full-details');
@@ -192,9 +132,8 @@ describe('report.html in headless Chromium', () => {
   });
 
   it('search finds a case by id and by tag; details render model text as text; errors stand apart', async (ctx) => {
-    needChromium(ctx);
     const runDir = await writeRun();
-    const { page, clean } = await open(runDir);
+    const { page, clean } = await open(runDir, ctx);
     const all = await page.locator('#count').innerText();
     expect(all).toBe('102');
     // the list's order: failing cases first, then errored ones, then passing; each by suite and case (numbers in
@@ -256,9 +195,8 @@ describe('report.html in headless Chromium', () => {
   });
 
   it('the case view shows every strategy of a provider side by side, with each request and a diff', async (ctx) => {
-    needChromium(ctx);
     const runDir = await writeRun();
-    const { page, clean } = await open(runDir);
+    const { page, clean } = await open(runDir, ctx);
     await page.locator('#f-q').fill('case-003|names-only|sim:oracle');
     expect(await page.locator('#count').innerText()).toBe('1');
     await page.locator('#case-list li.case button.across').click();
@@ -280,7 +218,6 @@ describe('report.html in headless Chromium', () => {
   });
 
   it('the trade-off chart plots the aggregates of run.json, per provider and grader', async (ctx) => {
-    needChromium(ctx);
     const runDir = await writeRun();
     const runJson = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')) as {
       cells: {
@@ -290,7 +227,7 @@ describe('report.html in headless Chromium', () => {
         graders: Record<string, { rate: number; pass: number; n: number }>;
       }[];
     };
-    const { page, clean } = await open(runDir);
+    const { page, clean } = await open(runDir, ctx);
     for (const grader of GRADERS) {
       await page.locator('#s-grader').selectOption(grader);
       for (const provider of ['sim:oracle', 'sim:guesser']) {
@@ -329,11 +266,10 @@ describe('report.html in headless Chromium', () => {
   });
 
   it('lists every case even when only some details are embedded, and says which', async (ctx) => {
-    needChromium(ctx);
     const runDir = await writeRun(5);
     const html = readFileSync(join(runDir, 'report.html'), 'utf8');
     expect(html).toContain('Details (transcripts) are embedded for 5 of them');
-    const { page, clean } = await open(runDir);
+    const { page, clean } = await open(runDir, ctx);
     expect(await page.locator('#count').innerText()).toBe('102');
     await page.locator('#f-outcome').selectOption('pass');
     await page.locator('#case-list li.case button.open').first().click();

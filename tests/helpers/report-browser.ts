@@ -21,7 +21,10 @@ export interface ReportPage {
   clean(): Promise<void>;
 }
 
-/** Opens a report page once its script is ready; undefined (the test skipped) when there is no Chromium. */
+/**
+ * Opens a report page (a file, or a `file:` URL with its address fragment) once its script is ready; undefined (the
+ * test skipped) when there is no Chromium.
+ */
 export async function openReport(file: string, ctx: { skip: (note: string) => void }): Promise<ReportPage | undefined> {
   if (!existsSync(CHROMIUM)) {
     if (process.env.TOOLGAUGE_REQUIRE_BROWSER === '1') throw new Error(`${NO_CHROMIUM}; TOOLGAUGE_REQUIRE_BROWSER=1`);
@@ -33,7 +36,16 @@ export async function openReport(file: string, ctx: { skip: (note: string) => vo
     profile = mkdtempSync(join(tmpdir(), 'tg-chromium-'));
     browser = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }
   const page = await browser.newPage();
@@ -49,7 +61,7 @@ export async function openReport(file: string, ctx: { skip: (note: string) => vo
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
-  await page.goto(pathToFileURL(file).href);
+  await page.goto(file.startsWith('file:') ? file : pathToFileURL(file).href);
   await page.waitForSelector('body[data-ready="1"]');
   return {
     page,
